@@ -1,0 +1,60 @@
+//! Errors of the retro position model.
+
+use shakmaty::{Color, Square};
+use thiserror::Error;
+
+/// Why a position could not be set up for retro play.
+///
+/// Every variant is a defect of the input, never of the engine: the caller can show the message as one
+/// line and keep whatever position it had before.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SetupError {
+    /// The FEN could not be parsed at all (the text says which part).
+    #[error("malformed FEN: {0}")]
+    Fen(String),
+    /// A side has no king or more than one.
+    #[error("{color} must have exactly one king, found {count}")]
+    KingCount { color: ColorName, count: usize },
+    /// A pawn stands on the first or last rank.
+    #[error("pawn on {0}: pawns never stand on the first or last rank")]
+    PawnOnBackRank(Square),
+    /// A castling right names a king or rook that is not on its original square.
+    #[error("castling right {right} needs a {color} king on {king} and rook on {rook}")]
+    CastlingRight { right: char, color: ColorName, king: Square, rook: Square },
+    /// The en passant square does not fit a double step just played by the side not to move.
+    #[error("en passant square {0} does not follow a double step of the side that just moved")]
+    EnPassantSquare(Square),
+    /// `--retract` contradicts the side to move of a full FEN.
+    #[error("the FEN has {to_move} to move, so {to_move} cannot have made the last move")]
+    RetractConflict { to_move: ColorName },
+    /// A board field alone does not say who moved last.
+    #[error("a board without a side to move needs the retracting side (w or b)")]
+    MissingRetractingSide,
+    /// A mark was put on an empty square or on a unit it cannot apply to.
+    #[error("cannot mark {square} as {mark}: {why}")]
+    Mark { square: Square, mark: &'static str, why: &'static str },
+}
+
+/// Why a retraction given in notation was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NotationError {
+    /// The text is not retro notation at all.
+    #[error("cannot read '{text}' as a move: {why}")]
+    Syntax { text: String, why: &'static str },
+    /// The text is well formed but no legal retraction of the position matches it.
+    #[error("{text} is not a legal retraction here")]
+    NotLegal { text: String },
+}
+
+/// A colour spelled out for messages (`white`, `black`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ColorName(pub Color);
+
+impl std::fmt::Display for ColorName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+}
