@@ -1,0 +1,112 @@
+//! Test support: random legal games that reach the rules retro play gets wrong most easily.
+//!
+//! Uniformly random games almost never promote, capture en passant or castle, so the generator of
+//! these games weights moves: promotions (underpromotions above all), en passant, castling and
+//! captures are much more likely than quiet moves, and pawn pushes more likely than piece moves.
+//! Every move is drawn from shakmaty's legal move list, so every position is reachable.
+
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use retrace_unmove::RetroPosition;
+use shakmaty::{fen::Fen, Chess, EnPassantMode, Move, Position, Role};
+
+/// A game from the initial position: `positions[i + 1]` is `positions[i]` after `moves[i]`.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub positions: Vec<Chess>,
+    pub moves: Vec<Move>,
+}
+
+/// How much more likely a move is than a quiet piece move.
+fn weight(pos: &Chess, m: Move) -> u32 {
+    match m {
+        Move::EnPassant { .. } => 400,
+        Move::Castle { .. } => 200,
+        Move::Normal { promotion: Some(Role::Queen), .. } => 150,
+        Move::Normal { promotion: Some(_), .. } => 300,
+        Move::Normal { capture: Some(_), role: Role::Pawn, .. } => 60,
+        Move::Normal { capture: Some(_), .. } => 30,
+        Move::Normal { role: Role::Pawn, from, to, .. } => {
+            // Double steps create en passant chances; advanced pawns head for promotion.
+            let advanced = pos.turn().relative_rank(to.rank()) as u32;
+            if from.rank().distance(to.rank()) == 2 {
+                25
+            } else {
+                6 + 3 * advanced
+            }
+        }
+        _ => 4,
+    }
+}
+
+/// A random legal game of at most `max_plies` plies, the same for the same `seed`.
+#[must_use]
+pub fn random_game(seed: u64, max_plies: usize) -> Game {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut pos = Chess::default();
+    let mut game = Game { positions: vec![pos.clone()], moves: Vec::new() };
+    for _ in 0..max_plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let total: u32 = moves.iter().map(|&m| weight(&pos, m)).sum();
+        let mut pick = rng.gen_range(0..total);
+        let mut chosen = moves[0];
+        for &m in &moves {
+            let w = weight(&pos, m);
+            if pick < w {
+                chosen = m;
+                break;
+            }
+            pick -= w;
+        }
+        pos.play_unchecked(chosen);
+        game.moves.push(chosen);
+        game.positions.push(pos.clone());
+    }
+    game
+}
+
+/// The retro position of a real game position: castling rights and the en passant square (written
+/// whenever the last move was a double step) become retro facts, as a FEN would give them.
+#[must_use]
+pub fn retro_position(pos: &Chess) -> RetroPosition {
+    let fen = Fen::from_position(pos, EnPassantMode::Always).to_string();
+    match RetroPosition::from_fen(&fen) {
+        Ok(retro) => retro,
+        Err(err) => panic!("a reachable position must set up ({fen}): {err}"),
+    }
+}
+
+/// Counts of the rare events in a set of games, so tests can show the bias worked.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Coverage {
+    pub en_passant: usize,
+    pub castling: usize,
+    pub promotions: usize,
+    pub underpromotions: usize,
+    pub captures: usize,
+}
+
+impl Coverage {
+    pub fn add(&mut self, game: &Game) {
+        for &m in &game.moves {
+            match m {
+                Move::EnPassant { .. } => self.en_passant += 1,
+                Move::Castle { .. } => self.castling += 1,
+                Move::Normal { promotion, capture, .. } => {
+                    if let Some(role) = promotion {
+                        self.promotions += 1;
+                        if role != Role::Queen {
+                            self.underpromotions += 1;
+                        }
+                    }
+                    if capture.is_some() {
+                        self.captures += 1;
+                    }
+                }
+                Move::Put { .. } => {}
+            }
+        }
+    }
+}
