@@ -1,1 +1,56 @@
-fn main() {}
+//! `retrace`: the interactive retractor and the batch subcommands scripts drive.
+//!
+//! The binary only parses arguments and dispatches; each subcommand lives in its own module and
+//! reports failures as [`CliError`] so that every error is one line with the contract's exit code.
+
+mod cli;
+mod commands;
+mod output;
+mod repl;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::{cli::Cli, output::CliError};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let json = args.iter().any(|a| a == "--json");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) {
+                let _ = err.print();
+                return ExitCode::SUCCESS;
+            }
+            let message = err.kind().as_str().map_or_else(
+                || {
+                    err.to_string()
+                        .lines()
+                        .next()
+                        .unwrap_or("bad arguments")
+                        .to_owned()
+                },
+                |kind| first_line_of(&err.to_string()).unwrap_or_else(|| kind.to_owned()),
+            );
+            return output::report(&CliError::BadInput(message), json);
+        }
+    };
+    match commands::run(cli) {
+        Ok(code) => code,
+        Err(err) => output::report(&err, json),
+    }
+}
+
+/// Clap's errors span several lines; the contract wants one.
+fn first_line_of(text: &str) -> Option<String> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|l| l.trim_start_matches("error: ").to_owned())
+}

@@ -21,11 +21,27 @@ fn weight(pos: &Chess, m: Move) -> u32 {
     match m {
         Move::EnPassant { .. } => 400,
         Move::Castle { .. } => 200,
-        Move::Normal { promotion: Some(Role::Queen), .. } => 150,
-        Move::Normal { promotion: Some(_), .. } => 300,
-        Move::Normal { capture: Some(_), role: Role::Pawn, .. } => 60,
-        Move::Normal { capture: Some(_), .. } => 30,
-        Move::Normal { role: Role::Pawn, from, to, .. } => {
+        Move::Normal {
+            promotion: Some(Role::Queen),
+            ..
+        } => 150,
+        Move::Normal {
+            promotion: Some(_), ..
+        } => 300,
+        Move::Normal {
+            capture: Some(_),
+            role: Role::Pawn,
+            ..
+        } => 60,
+        Move::Normal {
+            capture: Some(_), ..
+        } => 30,
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            to,
+            ..
+        } => {
             // Double steps create en passant chances; advanced pawns head for promotion.
             let advanced = pos.turn().relative_rank(to.rank()) as u32;
             if from.rank().distance(to.rank()) == 2 {
@@ -43,7 +59,10 @@ fn weight(pos: &Chess, m: Move) -> u32 {
 pub fn random_game(seed: u64, max_plies: usize) -> Game {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut pos = Chess::default();
-    let mut game = Game { positions: vec![pos.clone()], moves: Vec::new() };
+    let mut game = Game {
+        positions: vec![pos.clone()],
+        moves: Vec::new(),
+    };
     for _ in 0..max_plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -94,7 +113,9 @@ impl Coverage {
             match m {
                 Move::EnPassant { .. } => self.en_passant += 1,
                 Move::Castle { .. } => self.castling += 1,
-                Move::Normal { promotion, capture, .. } => {
+                Move::Normal {
+                    promotion, capture, ..
+                } => {
                     if let Some(role) = promotion {
                         self.promotions += 1;
                         if role != Role::Queen {

@@ -20,7 +20,12 @@ pub enum SetupError {
     PawnOnBackRank(Square),
     /// A castling right names a king or rook that is not on its original square.
     #[error("castling right {right} needs a {color} king on {king} and rook on {rook}")]
-    CastlingRight { right: char, color: ColorName, king: Square, rook: Square },
+    CastlingRight {
+        right: char,
+        color: ColorName,
+        king: Square,
+        rook: Square,
+    },
     /// The en passant square does not fit a double step just played by the side not to move.
     #[error("en passant square {0} does not follow a double step of the side that just moved")]
     EnPassantSquare(Square),
@@ -32,7 +37,11 @@ pub enum SetupError {
     MissingRetractingSide,
     /// A mark was put on an empty square or on a unit it cannot apply to.
     #[error("cannot mark {square} as {mark}: {why}")]
-    Mark { square: Square, mark: &'static str, why: &'static str },
+    Mark {
+        square: Square,
+        mark: &'static str,
+        why: &'static str,
+    },
 }
 
 /// Why a retraction given in notation was refused.

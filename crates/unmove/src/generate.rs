@@ -11,14 +11,18 @@
 //! unusual (a check to undo, en passant, castling) takes the exact path, which builds the
 //! predecessor board and asks for attackers.
 
-use shakmaty::{
-    attacks, Bitboard, Board, CastlingSide, Color, Move, Piece, Rank, Role, Square,
-};
+use shakmaty::{attacks, Bitboard, Board, CastlingSide, Color, Move, Piece, Rank, Role, Square};
 
-use crate::{position::pawn_forward, RetroPosition, Retraction};
+use crate::{position::pawn_forward, Retraction, RetroPosition};
 
 /// Units that may reappear on a square where a pawn can stand.
-const UNCAPTURE_ANY: &[Role] = &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+const UNCAPTURE_ANY: &[Role] = &[
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
 /// Units that may reappear on the first or last rank.
 const UNCAPTURE_PIECE: &[Role] = &[Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
@@ -31,13 +35,40 @@ pub(crate) trait Sink {
     /// `template` is a `Move::Normal` without capture whose `from` is a placeholder: add it from
     /// every square of `plain`, and with every uncapture of `roles` from every square of `capture`.
     #[inline]
-    fn push_group(&mut self, template: Move, plain: Bitboard, capture: Bitboard, roles: &'static [Role]) {
-        if let Move::Normal { role, to, promotion, .. } = template {
+    fn push_group(
+        &mut self,
+        template: Move,
+        plain: Bitboard,
+        capture: Bitboard,
+        roles: &'static [Role],
+    ) {
+        if let Move::Normal {
+            role,
+            to,
+            promotion,
+            ..
+        } = template
+        {
             for from in plain {
-                self.push(Move::Normal { role, from, capture: None, to, promotion });
+                self.push(Move::Normal {
+                    role,
+                    from,
+                    capture: None,
+                    to,
+                    promotion,
+                });
             }
             for from in capture {
-                self.push_uncaptures(Move::Normal { role, from, capture: None, to, promotion }, roles);
+                self.push_uncaptures(
+                    Move::Normal {
+                        role,
+                        from,
+                        capture: None,
+                        to,
+                        promotion,
+                    },
+                    roles,
+                );
             }
         }
     }
@@ -51,7 +82,14 @@ impl Sink for Vec<Retraction> {
 
     #[inline]
     fn push_uncaptures(&mut self, m: Move, roles: &'static [Role]) {
-        if let Move::Normal { role, from, to, promotion, .. } = m {
+        if let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = m
+        {
             for &captured in roles {
                 Vec::push(
                     self,
@@ -199,7 +237,8 @@ impl Context {
     fn safe_after(&self, board: &Board, edit: impl FnOnce(&mut Board)) -> bool {
         let mut b = board.clone();
         edit(&mut b);
-        b.attacks_to(self.their_king, self.us, b.occupied()).is_empty()
+        b.attacks_to(self.their_king, self.us, b.occupied())
+            .is_empty()
     }
 }
 
@@ -233,7 +272,10 @@ impl RetroPosition {
         let board = self.board();
         let us = self.retracting();
         let our_king = self.king_of(us);
-        if board.attacks_to(our_king, us.other(), board.occupied()).any() {
+        if board
+            .attacks_to(our_king, us.other(), board.occupied())
+            .any()
+        {
             return;
         }
         let ctx = Context::new(self);
@@ -243,12 +285,14 @@ impl RetroPosition {
         }
         let last_rank = us.relative_rank(Rank::Eighth);
         for to in board.by_color(us) & !self.frozen() {
-            let Some(role) = board.role_at(to) else { continue };
+            let Some(role) = board.role_at(to) else {
+                continue;
+            };
             match role {
                 Role::Pawn => self.gen_pawn(&ctx, to, sink),
                 _ => {
-                    let origins = attacks::attacks(to, Piece { color: us, role }, ctx.occupied)
-                        & ctx.empty;
+                    let origins =
+                        attacks::attacks(to, Piece { color: us, role }, ctx.occupied) & ctx.empty;
                     let roles = if to.rank() == Rank::First || to.rank() == Rank::Eighth {
                         UNCAPTURE_PIECE
                     } else {
@@ -261,7 +305,16 @@ impl RetroPosition {
                             .map_or(Bitboard::EMPTY, Bitboard::from_square);
                         let diagonal = attacks::pawn_attacks(ctx.them, to);
                         let (plain, capture) = (straight & ctx.empty, diagonal & ctx.empty);
-                        self.emit(&ctx, Role::Pawn, Some(role), to, plain, capture, UNCAPTURE_PIECE, sink);
+                        self.emit(
+                            &ctx,
+                            Role::Pawn,
+                            Some(role),
+                            to,
+                            plain,
+                            capture,
+                            UNCAPTURE_PIECE,
+                            sink,
+                        );
                     }
                 }
             }
@@ -285,20 +338,45 @@ impl RetroPosition {
         roles: &'static [Role],
         sink: &mut S,
     ) {
-        let capture = if ctx.may_uncapture { capture } else { Bitboard::EMPTY };
+        let capture = if ctx.may_uncapture {
+            capture
+        } else {
+            Bitboard::EMPTY
+        };
         let (plain, capture) = if ctx.in_check {
-            (self.exact_origins(ctx, before, to, plain, false), self.exact_origins(ctx, before, to, capture, true))
+            (
+                self.exact_origins(ctx, before, to, plain, false),
+                self.exact_origins(ctx, before, to, capture, true),
+            )
         } else {
             (
                 plain & !ctx.check_origins(before, to, true) & ctx.discovery_filter(to),
                 capture & !ctx.check_origins(before, to, false),
             )
         };
-        sink.push_group(Move::Normal { role: before, from: to, capture: None, to, promotion }, plain, capture, roles);
+        sink.push_group(
+            Move::Normal {
+                role: before,
+                from: to,
+                capture: None,
+                to,
+                promotion,
+            },
+            plain,
+            capture,
+            roles,
+        );
     }
 
     /// The squares of `origins` that leave the enemy king safe, tested one by one.
-    fn exact_origins(&self, ctx: &Context, before: Role, to: Square, origins: Bitboard, uncapture: bool) -> Bitboard {
+    fn exact_origins(
+        &self,
+        ctx: &Context,
+        before: Role,
+        to: Square,
+        origins: Bitboard,
+        uncapture: bool,
+    ) -> Bitboard {
         let mut safe = Bitboard::EMPTY;
         for from in origins {
             let ok = ctx.safe_after(self.board(), |b| {
@@ -307,7 +385,13 @@ impl RetroPosition {
                     // Any unit of the side to move only shields its king; a knight stands for all.
                     b.set_piece_at(to, ctx.them.knight());
                 }
-                b.set_piece_at(from, Piece { color: ctx.us, role: before });
+                b.set_piece_at(
+                    from,
+                    Piece {
+                        color: ctx.us,
+                        role: before,
+                    },
+                );
             });
             if ok {
                 safe.add(from);
@@ -320,13 +404,21 @@ impl RetroPosition {
         if self.frozen().contains(pawn) {
             return;
         }
-        let Some(from) = pawn.offset(-2 * pawn_forward(ctx.us)) else { return };
+        let Some(from) = pawn.offset(-2 * pawn_forward(ctx.us)) else {
+            return;
+        };
         let safe = ctx.safe_after(self.board(), |b| {
             b.discard_piece_at(pawn);
             b.set_piece_at(from, ctx.us.pawn());
         });
         if safe {
-            sink.push(Move::Normal { role: Role::Pawn, from, capture: None, to: pawn, promotion: None });
+            sink.push(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: None,
+                to: pawn,
+                promotion: None,
+            });
         }
     }
 
@@ -348,7 +440,16 @@ impl RetroPosition {
             }
         }
         let diagonal = attacks::pawn_attacks(ctx.them, to) & ctx.empty;
-        self.emit(ctx, Role::Pawn, None, to, plain, diagonal, UNCAPTURE_ANY, sink);
+        self.emit(
+            ctx,
+            Role::Pawn,
+            None,
+            to,
+            plain,
+            diagonal,
+            UNCAPTURE_ANY,
+            sink,
+        );
         if rank == Rank::Sixth && ctx.may_uncapture {
             self.gen_en_passant(ctx, to, diagonal, sink);
         }
@@ -356,7 +457,9 @@ impl RetroPosition {
 
     /// En passant uncaptures of the pawn on `to` (its sixth rank), from the empty squares `origins`.
     fn gen_en_passant<S: Sink>(&self, ctx: &Context, to: Square, origins: Bitboard, sink: &mut S) {
-        let Some(start) = to.offset(pawn_forward(ctx.us)) else { return };
+        let Some(start) = to.offset(pawn_forward(ctx.us)) else {
+            return;
+        };
         if !ctx.empty.contains(start) {
             return;
         }
@@ -385,7 +488,11 @@ impl RetroPosition {
         for side in CastlingSide::ALL {
             let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
             let rook_from = Square::from_coords(
-                if side == CastlingSide::KingSide { shakmaty::File::H } else { shakmaty::File::A },
+                if side == CastlingSide::KingSide {
+                    shakmaty::File::H
+                } else {
+                    shakmaty::File::A
+                },
                 rank,
             );
             if board.piece_at(king_to) != Some(us.king())
@@ -408,13 +515,18 @@ impl RetroPosition {
             before.discard_piece_at(rook_to);
             before.set_piece_at(king_from, us.king());
             before.set_piece_at(rook_from, us.rook());
-            let king_path = attacks::between(king_from, king_to).with(king_from).with(king_to);
+            let king_path = attacks::between(king_from, king_to)
+                .with(king_from)
+                .with(king_to);
             let occupied = before.occupied();
             let castling_legal = king_path
                 .into_iter()
                 .all(|sq| before.attacks_to(sq, ctx.them, occupied).is_empty());
             if castling_legal && before.attacks_to(ctx.their_king, us, occupied).is_empty() {
-                sink.push(Move::Castle { king: king_from, rook: rook_from });
+                sink.push(Move::Castle {
+                    king: king_from,
+                    rook: rook_from,
+                });
             }
         }
     }

@@ -35,7 +35,9 @@ fn perft_inner(pos: &RetroPosition, depth: u32, buffers: &mut [Vec<Retraction>])
         0 => 1,
         1 => pos.count_retractions(),
         _ => {
-            let Some((moves, rest)) = buffers.split_first_mut() else { return 0 };
+            let Some((moves, rest)) = buffers.split_first_mut() else {
+                return 0;
+            };
             pos.retractions_into(moves);
             moves
                 .iter()
@@ -58,7 +60,9 @@ impl RetroPosition {
         if self.retractions().contains(&wanted) {
             Ok(wanted)
         } else {
-            Err(NotationError::NotLegal { text: text.trim().to_owned() })
+            Err(NotationError::NotLegal {
+                text: text.trim().to_owned(),
+            })
         }
     }
 }

@@ -97,7 +97,9 @@ impl RetroPosition {
         } else {
             let retracting = setup.turn.other();
             if retract.is_some_and(|r| r != retracting) {
-                return Err(SetupError::RetractConflict { to_move: ColorName(setup.turn) });
+                return Err(SetupError::RetractConflict {
+                    to_move: ColorName(setup.turn),
+                });
             }
             retracting
         };
@@ -115,7 +117,10 @@ impl RetroPosition {
         for color in Color::ALL {
             let count = (board.kings() & board.by_color(color)).count();
             if count != 1 {
-                return Err(SetupError::KingCount { color: ColorName(color), count });
+                return Err(SetupError::KingCount {
+                    color: ColorName(color),
+                    count,
+                });
             }
         }
         let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
@@ -128,7 +133,10 @@ impl RetroPosition {
             frozen: Bitboard::EMPTY,
             promoted: Bitboard::EMPTY,
             forced_double_step: None,
-            uncaptures: ByColor { white: true, black: true },
+            uncaptures: ByColor {
+                white: true,
+                black: true,
+            },
             key: 0,
         };
         pos.key = pos.compute_key();
@@ -137,7 +145,11 @@ impl RetroPosition {
 
     fn apply_castling_rights(&mut self, rooks: Bitboard) -> Result<(), SetupError> {
         for rook in rooks {
-            let color = if rook.rank() == Rank::First { Color::White } else { Color::Black };
+            let color = if rook.rank() == Rank::First {
+                Color::White
+            } else {
+                Color::Black
+            };
             let side = match rook.file() {
                 shakmaty::File::A => Some(CastlingSide::QueenSide),
                 shakmaty::File::H => Some(CastlingSide::KingSide),
@@ -149,8 +161,17 @@ impl RetroPosition {
                 Some(CastlingSide::QueenSide) => 'q',
                 None => rook.file().char(),
             };
-            let right = if color.is_white() { right.to_ascii_uppercase() } else { right };
-            let err = SetupError::CastlingRight { right, color: ColorName(color), king, rook: home };
+            let right = if color.is_white() {
+                right.to_ascii_uppercase()
+            } else {
+                right
+            };
+            let err = SetupError::CastlingRight {
+                right,
+                color: ColorName(color),
+                king,
+                rook: home,
+            };
             if side.is_none()
                 || self.board.piece_at(rook) != Some(color.rook())
                 || self.board.piece_at(king) != Some(color.king())
@@ -241,7 +262,11 @@ impl RetroPosition {
     /// Marks the unit on `square` as never having moved.
     pub fn mark_frozen(&mut self, square: Square) -> Result<(), SetupError> {
         if !self.board.occupied().contains(square) {
-            return Err(SetupError::Mark { square, mark: "frozen", why: "the square is empty" });
+            return Err(SetupError::Mark {
+                square,
+                mark: "frozen",
+                why: "the square is empty",
+            });
         }
         if self.forced_double_step == Some(square) {
             return Err(SetupError::Mark {
@@ -257,7 +282,11 @@ impl RetroPosition {
     /// Marks the unit on `square` as a promoted piece.
     pub fn mark_promoted(&mut self, square: Square) -> Result<(), SetupError> {
         match self.board.role_at(square) {
-            None => Err(SetupError::Mark { square, mark: "promoted", why: "the square is empty" }),
+            None => Err(SetupError::Mark {
+                square,
+                mark: "promoted",
+                why: "the square is empty",
+            }),
             Some(Role::Pawn | Role::King) => Err(SetupError::Mark {
                 square,
                 mark: "promoted",
@@ -380,7 +409,8 @@ impl RetroPosition {
     #[must_use]
     pub fn attacked_king(&self, color: Color) -> Bitboard {
         let king = self.king_of(color);
-        self.board.attacks_to(king, color.other(), self.board.occupied())
+        self.board
+            .attacks_to(king, color.other(), self.board.occupied())
     }
 
     #[inline]
@@ -409,8 +439,17 @@ impl RetroPosition {
         let them = us.other();
         self.set_forced_double_step(None);
         match retraction.forward() {
-            Move::Normal { role, from, capture, to, promotion } => {
-                let now = Piece { color: us, role: promotion.unwrap_or(role) };
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let now = Piece {
+                    color: us,
+                    role: promotion.unwrap_or(role),
+                };
                 self.remove(to, now);
                 self.put(from, Piece { color: us, role });
                 if self.promoted.contains(to) {
@@ -422,7 +461,13 @@ impl RetroPosition {
                     }
                 }
                 if let Some(captured) = capture {
-                    self.put(to, Piece { color: them, role: captured });
+                    self.put(
+                        to,
+                        Piece {
+                            color: them,
+                            role: captured,
+                        },
+                    );
                 }
             }
             Move::EnPassant { from, to } => {

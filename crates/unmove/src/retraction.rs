@@ -74,8 +74,16 @@ impl Retraction {
     pub fn current_square(self) -> Square {
         match self.0 {
             Move::Castle { king, rook } => {
-                let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
-                let color = if king.rank() == shakmaty::Rank::First { Color::White } else { Color::Black };
+                let side = if rook > king {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                let color = if king.rank() == shakmaty::Rank::First {
+                    Color::White
+                } else {
+                    Color::Black
+                };
                 side.king_to(color)
             }
             m => m.to(),
@@ -104,7 +112,13 @@ impl Retraction {
 impl fmt::Display for Retraction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Move::Normal { role, from, capture, to, promotion } => {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
                 if role != Role::Pawn {
                     write!(f, "{}", role.upper_char())?;
                 }
@@ -120,16 +134,17 @@ impl fmt::Display for Retraction {
                 Ok(())
             }
             Move::EnPassant { from, to } => write!(f, "{from}x{to}ep"),
-            Move::Castle { king, rook } => {
-                f.write_str(if rook > king { "0-0" } else { "0-0-0" })
-            }
+            Move::Castle { king, rook } => f.write_str(if rook > king { "0-0" } else { "0-0-0" }),
             Move::Put { .. } => unreachable!("a retraction is never a drop"),
         }
     }
 }
 
 fn syntax(text: &str, why: &'static str) -> NotationError {
-    NotationError::Syntax { text: text.to_owned(), why }
+    NotationError::Syntax {
+        text: text.to_owned(),
+        why,
+    }
 }
 
 fn role_from_letter(ch: u8) -> Option<Role> {
@@ -207,15 +222,22 @@ fn parse(text: &str, color: Color) -> Result<Retraction, NotationError> {
         let rook = Square::from_coords(rook_file, rank);
         return Ok(Retraction(Move::Castle { king, rook }));
     }
-    let mut r = Reader { bytes: body.as_bytes(), pos: 0 };
+    let mut r = Reader {
+        bytes: body.as_bytes(),
+        pos: 0,
+    };
     let role = match r.peek() {
         Some(b'a'..=b'h') => Role::Pawn,
         _ => match r.role() {
-            Some(Role::Pawn) | None => return Err(syntax(text, "expected a piece letter or a square")),
+            Some(Role::Pawn) | None => {
+                return Err(syntax(text, "expected a piece letter or a square"))
+            }
             Some(role) => role,
         },
     };
-    let from = r.square().ok_or_else(|| syntax(text, "expected the square the unit came from"))?;
+    let from = r
+        .square()
+        .ok_or_else(|| syntax(text, "expected the square the unit came from"))?;
     let capturing = if r.eat(b'x') || r.eat(b':') {
         true
     } else if r.eat(b'-') {
@@ -227,10 +249,15 @@ fn parse(text: &str, color: Color) -> Result<Retraction, NotationError> {
     if captured == Some(Role::King) {
         return Err(syntax(text, "a king is never captured"));
     }
-    let to = r.square().ok_or_else(|| syntax(text, "expected the square the unit went to"))?;
+    let to = r
+        .square()
+        .ok_or_else(|| syntax(text, "expected the square the unit went to"))?;
     if r.eat_str(b"ep") || r.eat_str(b"e.p.") {
         if role != Role::Pawn || !capturing || captured.is_some_and(|c| c != Role::Pawn) {
-            return Err(syntax(text, "only a pawn capturing a pawn can take en passant"));
+            return Err(syntax(
+                text,
+                "only a pawn capturing a pawn can take en passant",
+            ));
         }
         return finish(text, &r, Move::EnPassant { from, to });
     }
@@ -250,7 +277,17 @@ fn parse(text: &str, color: Color) -> Result<Retraction, NotationError> {
     if promotion.is_some() && role != Role::Pawn {
         return Err(syntax(text, "only a pawn promotes"));
     }
-    finish(text, &r, Move::Normal { role, from, capture: captured, to, promotion })
+    finish(
+        text,
+        &r,
+        Move::Normal {
+            role,
+            from,
+            capture: captured,
+            to,
+            promotion,
+        },
+    )
 }
 
 fn finish(text: &str, r: &Reader<'_>, m: Move) -> Result<Retraction, NotationError> {

@@ -1,0 +1,55 @@
+//! Command-line arguments, as `shared/design/cli-contract.md` fixes them.
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "retrace",
+    version,
+    about = "Retrograde chess analysis: play chess backwards, exactly",
+    long_about = "Retrograde chess analysis. With no subcommand, starts the interactive retractor."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every legal retraction of a position.
+    List(PositionArgs),
+    /// Count the leaves of the retraction tree DEPTH plies deep.
+    Perft {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Plies to retract (0 to 12).
+        #[arg(value_name = "DEPTH")]
+        depth: String,
+    },
+    /// Start the interactive retractor (the default).
+    Repl {
+        /// Run the commands of FILE instead of reading a terminal.
+        #[arg(long, value_name = "FILE")]
+        script: Option<std::path::PathBuf>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct PositionArgs {
+    /// A full FEN, a board field alone (then --retract is required), or - to read one per line
+    /// from standard input.
+    #[arg(value_name = "FEN", allow_hyphen_values = true)]
+    pub fen: String,
+    /// The side that made the last move: w or b.
+    #[arg(long, value_name = "w|b")]
+    pub retract: Option<String>,
+    /// Squares of units that never moved, comma separated.
+    #[arg(long, value_name = "SQ,SQ,...")]
+    pub frozen: Option<String>,
+    /// Squares of units that are promoted pieces, comma separated.
+    #[arg(long, value_name = "SQ,SQ,...")]
+    pub promoted: Option<String>,
+    /// Print one JSON document (one per line in batch mode).
+    #[arg(long)]
+    pub json: bool,
+}

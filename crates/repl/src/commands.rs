@@ -1,0 +1,183 @@
+//! The batch subcommands: each turns one position into one answer, human or JSON.
+
+use std::{
+    io::{self, BufRead, Write},
+    process::ExitCode,
+    time::Instant,
+};
+
+use retrace_unmove::{retro_perft, RetroPosition};
+use serde_json::{json, Value};
+use shakmaty::{Color, Square};
+
+use crate::{
+    cli::{Cli, Command, PositionArgs},
+    output::{error_json, CliError},
+    repl,
+};
+
+/// Deepest retro perft the command line accepts: deeper never finishes on real positions.
+const MAX_PERFT_DEPTH: u32 = 12;
+
+pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    match cli.command {
+        None => repl::run(None),
+        Some(Command::Repl { script }) => repl::run(script.as_deref()),
+        Some(Command::List(args)) => for_each_position(&args, list),
+        Some(Command::Perft { position, depth }) => {
+            let depth = parse_depth(&depth)?;
+            for_each_position(&position, |pos| perft(pos, depth))
+        }
+    }
+}
+
+/// One answer: the JSON document and the text for people.
+pub struct Answer {
+    pub json: Value,
+    pub text: String,
+}
+
+/// Runs `answer` on the position of `args`, or on every line of stdin when the FEN is `-`.
+///
+/// In batch mode a bad line gives an error line and the batch goes on; the exit status is then 2.
+fn for_each_position(
+    args: &PositionArgs,
+    answer: impl Fn(&RetroPosition) -> Result<Answer, CliError>,
+) -> Result<ExitCode, CliError> {
+    if args.fen != "-" {
+        let pos = position_from_args(&args.fen, args)?;
+        print_answer(&answer(&pos)?, args.json)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut failed = false;
+    for line in io::stdin().lock().lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match position_from_args(&line, args).and_then(|pos| answer(&pos)) {
+            Ok(a) => print_answer(&a, args.json)?,
+            Err(err @ CliError::BadInput(_)) => {
+                failed = true;
+                if args.json {
+                    writeln!(io::stdout(), "{}", error_json(&err.to_string()))?;
+                }
+                eprintln!("retrace: {}: {err}", line.trim());
+            }
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
+    let mut out = io::stdout().lock();
+    if json {
+        writeln!(out, "{}", answer.json)?;
+    } else {
+        write!(out, "{}", answer.text)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Builds the position from a FEN and the marking options.
+pub fn position_from_args(fen: &str, args: &PositionArgs) -> Result<RetroPosition, CliError> {
+    let retract = args.retract.as_deref().map(parse_color).transpose()?;
+    let mut pos = RetroPosition::parse(fen, retract).map_err(bad)?;
+    for sq in parse_squares(args.frozen.as_deref())? {
+        pos.mark_frozen(sq).map_err(bad)?;
+    }
+    for sq in parse_squares(args.promoted.as_deref())? {
+        pos.mark_promoted(sq).map_err(bad)?;
+    }
+    Ok(pos)
+}
+
+fn bad(err: impl std::fmt::Display) -> CliError {
+    CliError::BadInput(err.to_string())
+}
+
+pub fn parse_color(text: &str) -> Result<Color, CliError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "w" | "white" => Ok(Color::White),
+        "b" | "black" => Ok(Color::Black),
+        other => Err(CliError::BadInput(format!(
+            "'{other}' is not a side: use w or b"
+        ))),
+    }
+}
+
+pub fn parse_squares(list: Option<&str>) -> Result<Vec<Square>, CliError> {
+    let Some(list) = list else {
+        return Ok(Vec::new());
+    };
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<Square>()
+                .map_err(|_| CliError::BadInput(format!("'{s}' is not a square")))
+        })
+        .collect()
+}
+
+fn parse_depth(text: &str) -> Result<u32, CliError> {
+    match text.trim().parse::<u32>() {
+        Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(depth),
+        _ => Err(CliError::BadInput(format!(
+            "depth '{text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}"
+        ))),
+    }
+}
+
+pub fn side_letter(color: Color) -> &'static str {
+    match color {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+pub fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// `list`: every legal retraction with the FEN of the position it leads to.
+pub fn list(pos: &RetroPosition) -> Result<Answer, CliError> {
+    let retractions = pos.retractions();
+    let mut entries = Vec::with_capacity(retractions.len());
+    let mut text = format!(
+        "{} retracts: {} legal retraction{}\n",
+        side_name(pos.retracting()),
+        retractions.len(),
+        if retractions.len() == 1 { "" } else { "s" }
+    );
+    for (i, &r) in retractions.iter().enumerate() {
+        let notation = pos.notation(r);
+        let fen = pos.retract(r).fen();
+        text.push_str(&format!("{:>4}. {notation:<12} {fen}\n", i + 1));
+        entries.push(json!({ "move": notation, "fen": fen }));
+    }
+    Ok(Answer {
+        json: json!({ "retracting": side_letter(pos.retracting()), "retractions": entries }),
+        text,
+    })
+}
+
+/// `perft`: leaves of the retraction tree.
+fn perft(pos: &RetroPosition, depth: u32) -> Result<Answer, CliError> {
+    let start = Instant::now();
+    let nodes = retro_perft(pos, depth);
+    let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(Answer {
+        json: json!({ "depth": depth, "nodes": nodes, "elapsed_ms": elapsed_ms }),
+        text: format!("retro perft {depth}: {nodes} leaves in {elapsed_ms:.1} ms\n"),
+    })
+}

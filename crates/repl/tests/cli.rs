@@ -1,0 +1,196 @@
+//! Drives the real `retrace` binary as scripts do, and checks its answers against the library.
+
+use std::{
+    io::Write,
+    process::{Command, Output, Stdio},
+};
+
+use serde_json::Value;
+
+const BRANDIS: &str = "8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -";
+
+fn retrace(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_retrace"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+fn stderr_lines(out: &Output) -> usize {
+    String::from_utf8_lossy(&out.stderr).lines().count()
+}
+
+#[test]
+fn list_json_gives_every_retraction_with_a_predecessor_fen() {
+    let out = retrace(&["list", BRANDIS, "--json"], "");
+    assert!(out.status.success());
+    let doc = json(&out);
+    assert_eq!(doc["retracting"], "w");
+    let list = doc["retractions"].as_array().expect("an array");
+    // Ka2-a1 with and without the four uncaptures, and a2xb3 with the five.
+    assert_eq!(list.len(), 10);
+    let moves: Vec<&str> = list
+        .iter()
+        .map(|r| r["move"].as_str().expect("move"))
+        .collect();
+    assert!(moves.contains(&"a2xPb3") && moves.contains(&"Ka2-a1") && moves.contains(&"Ka2xQa1"));
+    assert!(
+        !moves.iter().any(|m| m.starts_with('R')),
+        "the rook cannot retract: {moves:?}"
+    );
+    for entry in list {
+        let fen = entry["fen"].as_str().expect("fen");
+        // The predecessor has White to move: it is Black who retracts from there.
+        assert_eq!(fen.split(' ').nth(1), Some("w"), "{fen}");
+        let again = retrace(&["list", fen, "--json"], "");
+        assert!(again.status.success(), "predecessor FEN {fen} is accepted");
+        assert_eq!(json(&again)["retracting"], "b");
+    }
+}
+
+#[test]
+fn list_board_alone_needs_the_retracting_side() {
+    let board = "8/8/8/8/8/1P6/1PkPP3/KR1b4";
+    let out = retrace(&["list", board, "--json"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(json(&out)["error"]
+        .as_str()
+        .expect("error text")
+        .contains("retracting side"));
+    assert_eq!(stderr_lines(&out), 1);
+    let out = retrace(&["list", board, "--retract", "w", "--json"], "");
+    assert!(out.status.success());
+    assert_eq!(json(&out)["retractions"].as_array().map(Vec::len), Some(10));
+}
+
+#[test]
+fn retract_side_contradicting_the_fen_is_bad_input() {
+    let out = retrace(&["list", BRANDIS, "--retract", "b"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr_lines(&out), 1);
+    assert!(out.stdout.is_empty(), "no answer is printed");
+}
+
+#[test]
+fn frozen_and_promoted_marks_reach_the_generator() {
+    // Freezing the white king leaves only the pawn uncaptures on b3.
+    let out = retrace(&["list", BRANDIS, "--frozen", "a1", "--json"], "");
+    let moves = json(&out)["retractions"].as_array().map(Vec::len);
+    assert_eq!(moves, Some(5));
+    let out = retrace(&["list", BRANDIS, "--promoted", "a1"], "");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a king cannot be marked promoted"
+    );
+    let out = retrace(&["list", BRANDIS, "--frozen", "z9"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn perft_json_counts_leaves() {
+    let one = json(&retrace(&["perft", BRANDIS, "1", "--json"], ""));
+    assert_eq!(one["depth"], 1);
+    assert_eq!(one["nodes"], 10);
+    assert!(one["elapsed_ms"].as_f64().is_some());
+    // Depth 2 sums the retractions of the ten predecessors, computed independently here.
+    let listed = json(&retrace(&["list", BRANDIS, "--json"], ""));
+    let sum: u64 = listed["retractions"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|r| {
+            let fen = r["fen"].as_str().expect("fen");
+            json(&retrace(&["perft", fen, "1", "--json"], ""))["nodes"]
+                .as_u64()
+                .expect("nodes")
+        })
+        .sum();
+    let two = json(&retrace(&["perft", BRANDIS, "2", "--json"], ""));
+    assert_eq!(two["nodes"].as_u64(), Some(sum));
+}
+
+#[test]
+fn perft_refuses_absurd_depths() {
+    for depth in ["99", "-1", "two"] {
+        let out = retrace(&["perft", BRANDIS, depth, "--json"], "");
+        assert_eq!(out.status.code(), Some(2), "depth {depth}");
+        assert!(json(&out)["error"].is_string());
+    }
+}
+
+#[test]
+fn batch_mode_answers_line_by_line_and_survives_bad_lines() {
+    let input = format!("{BRANDIS}\nnot a fen\n\n4k3/8/8/3pP3/8/8/8/4K3 w - d6\n");
+    let out = retrace(&["perft", "-", "1", "--json"], &input);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a bad line makes the batch exit 2"
+    );
+    let docs: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(docs.len(), 3, "blank lines are skipped");
+    assert_eq!(docs[0]["nodes"], 10);
+    assert!(docs[1]["error"].is_string());
+    // The en passant square forces the double step d7-d5: exactly one retraction.
+    assert_eq!(docs[2]["nodes"], 1);
+}
+
+#[test]
+fn malformed_input_is_one_line_and_exit_2() {
+    for args in [
+        vec![
+            "list",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -",
+        ],
+        vec!["list", "8/8/8/8/8/8/8/8 w - -"],
+        vec!["list", "P3k3/8/8/8/8/8/8/4K3 w - -"],
+        vec!["list", "4k3/8/8/8/8/8/8/4K3 w K -"],
+        vec!["frobnicate"],
+        vec!["list"],
+    ] {
+        let out = retrace(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr_lines(&out),
+            1,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn repl_script_from_a_pipe() {
+    let script =
+        "board 8/8/8/8/8/1P6/1PkPP3/KR1b4 w\nretract a2xPb3\nhistory\nretract Ke1-e2\nundo\nquit\n";
+    let out = retrace(&["repl"], script);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("retracted a2xPb3"), "{text}");
+    assert!(
+        text.contains("error: Ke1-e2 is not a legal retraction here"),
+        "{text}"
+    );
+    assert!(
+        text.contains("FEN 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - - 0 1"),
+        "undo goes back: {text}"
+    );
+}
