@@ -1,0 +1,257 @@
+//! The result types of the analysis: verdict, reasons and deductions.
+
+use std::fmt;
+
+use shakmaty::{Bitboard, ByColor, Square};
+
+/// Whether the analysis found a contradiction.
+///
+/// The analysis is one-sided: [`Verdict::Illegal`] is a proof (each reason is one), while
+/// [`Verdict::NoContradiction`] only says that none of the rules applied found one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// At least one reason proves that no game reaches the position.
+    Illegal,
+    /// No rule found a contradiction (the position may still be illegal).
+    NoContradiction,
+}
+
+impl Verdict {
+    /// The stable name used in JSON (`illegal`, `no_contradiction`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Illegal => "illegal",
+            Verdict::NoContradiction => "no_contradiction",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a position is illegal: one variant per rule, each with a stable snake_case code.
+///
+/// The codes are part of the `check` JSON contract: never rename one, only add new ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ReasonCode {
+    /// The king of the side that made the last move is attacked (it moved into or stayed in check).
+    RetractingKingInCheck,
+    /// The two kings stand next to each other (a special case of the above, named for clarity).
+    KingsAdjacent,
+    /// Three or more units check the king of the side to move; one move makes at most two checks.
+    TooManyCheckers,
+    /// A double check that no last move (discovery, promotion, en passant) can have made.
+    ImpossibleDoubleCheck,
+    /// A pawn gives check but every square it could have come from is occupied.
+    ImpossiblePawnCheck,
+    /// No legal retraction exists and the position is not the initial array.
+    NoRetraction,
+    /// A side has more than 16 units.
+    TooManyUnits,
+    /// A side has more than 8 pawns.
+    TooManyPawns,
+    /// A side has more promoted units than pawns missing from the board.
+    TooManyPromotions,
+    /// No assignment of the pawns of a side to their start files fits pawn moves at all.
+    ImpossiblePawnStructure,
+    /// A side must have made more captures than the opponent has units missing.
+    TooManyCaptures,
+    /// A unit stands where it cannot have arrived: walls of units that never moved shut every
+    /// path from its home square and from every promotion square.
+    UnreachableSquare,
+}
+
+impl ReasonCode {
+    /// Every code, in a fixed order (for tests and documentation).
+    pub const ALL: [ReasonCode; 12] = [
+        ReasonCode::RetractingKingInCheck,
+        ReasonCode::KingsAdjacent,
+        ReasonCode::TooManyCheckers,
+        ReasonCode::ImpossibleDoubleCheck,
+        ReasonCode::ImpossiblePawnCheck,
+        ReasonCode::NoRetraction,
+        ReasonCode::TooManyUnits,
+        ReasonCode::TooManyPawns,
+        ReasonCode::TooManyPromotions,
+        ReasonCode::ImpossiblePawnStructure,
+        ReasonCode::TooManyCaptures,
+        ReasonCode::UnreachableSquare,
+    ];
+
+    /// The stable snake_case code.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ReasonCode::RetractingKingInCheck => "retracting_king_in_check",
+            ReasonCode::KingsAdjacent => "kings_adjacent",
+            ReasonCode::TooManyCheckers => "too_many_checkers",
+            ReasonCode::ImpossibleDoubleCheck => "impossible_double_check",
+            ReasonCode::ImpossiblePawnCheck => "impossible_pawn_check",
+            ReasonCode::NoRetraction => "no_retraction",
+            ReasonCode::TooManyUnits => "too_many_units",
+            ReasonCode::TooManyPawns => "too_many_pawns",
+            ReasonCode::TooManyPromotions => "too_many_promotions",
+            ReasonCode::ImpossiblePawnStructure => "impossible_pawn_structure",
+            ReasonCode::TooManyCaptures => "too_many_captures",
+            ReasonCode::UnreachableSquare => "unreachable_square",
+        }
+    }
+
+    /// The code named by `text`, if any (the inverse of [`ReasonCode::as_str`]).
+    #[must_use]
+    pub fn from_code(text: &str) -> Option<ReasonCode> {
+        ReasonCode::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+}
+
+impl fmt::Display for ReasonCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One proof of illegality: a code, a sentence naming the squares, and the squares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    /// Which rule found the contradiction.
+    pub code: ReasonCode,
+    /// A one-line explanation for people; it names the squares of `squares`.
+    pub message: String,
+    /// The squares the explanation is about, in the order the message names them.
+    pub squares: Vec<Square>,
+}
+
+impl Reason {
+    /// A reason whose squares are those of `squares`, in square order.
+    #[must_use]
+    pub fn new(code: ReasonCode, message: String, squares: Bitboard) -> Reason {
+        Reason {
+            code,
+            message,
+            squares: squares.into_iter().collect(),
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+/// Lower bounds on the captures one side has made.
+///
+/// Invariant: `by_pawns <= total` (captures by pawns are among all captures).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Captures {
+    /// At least this many captures were made by pawns of the side (file changes of its pawns,
+    /// on the board or promoted).
+    pub by_pawns: u8,
+    /// At least this many captures were made by the side in all.
+    pub total: u8,
+}
+
+/// The result of [`crate::analyze`]: a verdict with its reasons, and what was deduced on the way.
+///
+/// Invariant: the verdict is [`Verdict::Illegal`] exactly when `reasons` is not empty. The
+/// deductions are lower bounds (captures, promotions) and sets of squares proven to have a
+/// property; for an illegal position they are whatever was deduced before or beside the reasons.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The proofs of illegality found; empty when there is no contradiction.
+    pub reasons: Vec<Reason>,
+    /// Minimum captures MADE by each side.
+    pub captures: ByColor<Captures>,
+    /// Minimum number of promoted units on the board, per side.
+    pub promoted: ByColor<u8>,
+    /// Occupied squares whose unit has stood there since the initial array and never moved.
+    pub never_moved: Bitboard,
+    /// Units (other than pawns) shut in a small region by units that never moved: they cannot
+    /// leave a pen of at most [`crate::CAGE_LIMIT`] squares.
+    pub caged: Bitboard,
+}
+
+impl Analysis {
+    /// Illegal if any reason was found, otherwise no contradiction.
+    #[must_use]
+    pub fn verdict(&self) -> Verdict {
+        if self.reasons.is_empty() {
+            Verdict::NoContradiction
+        } else {
+            Verdict::Illegal
+        }
+    }
+
+    /// Whether a reason with `code` was found.
+    #[must_use]
+    pub fn has(&self, code: ReasonCode) -> bool {
+        self.reasons.iter().any(|r| r.code == code)
+    }
+}
+
+/// Squares written as `a1, b2 and c3` for messages.
+#[must_use]
+pub(crate) fn squares_text(squares: Bitboard) -> String {
+    let names: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].clone(),
+        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_snake_case_and_round_trip() {
+        let mut seen = std::collections::HashSet::new();
+        for code in ReasonCode::ALL {
+            let s = code.as_str();
+            assert!(seen.insert(s), "duplicate code {s}");
+            assert!(
+                s.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{s}"
+            );
+            assert_eq!(ReasonCode::from_code(s), Some(code));
+        }
+        assert_eq!(ReasonCode::from_code("no_such_code"), None);
+    }
+
+    #[test]
+    fn verdict_follows_reasons() {
+        let mut a = Analysis {
+            reasons: Vec::new(),
+            captures: ByColor::default(),
+            promoted: ByColor::default(),
+            never_moved: Bitboard::EMPTY,
+            caged: Bitboard::EMPTY,
+        };
+        assert_eq!(a.verdict(), Verdict::NoContradiction);
+        assert_eq!(a.verdict().as_str(), "no_contradiction");
+        a.reasons.push(Reason::new(
+            ReasonCode::TooManyPawns,
+            "nine".into(),
+            Bitboard::from_square(Square::A2),
+        ));
+        assert_eq!(a.verdict(), Verdict::Illegal);
+        assert!(a.has(ReasonCode::TooManyPawns));
+        assert!(!a.has(ReasonCode::TooManyUnits));
+        assert_eq!(a.reasons[0].squares, vec![Square::A2]);
+    }
+
+    #[test]
+    fn squares_are_listed_in_words() {
+        assert_eq!(squares_text(Bitboard::EMPTY), "");
+        assert_eq!(squares_text(Bitboard::from_square(Square::E4)), "e4");
+        let three = Bitboard::from_square(Square::A1)
+            .with(Square::B2)
+            .with(Square::H8);
+        assert_eq!(squares_text(three), "a1, b2 and h8");
+    }
+}
