@@ -26,6 +26,23 @@ pub enum Command {
         #[arg(value_name = "DEPTH")]
         depth: String,
     },
+    /// Find every sequence of the last N moves.
+    Solve {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Plies to retract (N).
+        #[arg(long, value_name = "N")]
+        depth: String,
+        /// Further plies that must still be retractable after the N.
+        #[arg(long, value_name = "E", default_value_t = retrace_search::DEFAULT_EXTRA)]
+        extra: u32,
+        /// Stop after M solutions (the answer is then marked incomplete).
+        #[arg(long, value_name = "M")]
+        max: Option<usize>,
+        /// Forbid uncaptures: white, black or both.
+        #[arg(long, value_name = "white|black|both")]
+        no_uncapture: Option<String>,
+    },
     /// Start the interactive retractor (the default).
     Repl {
         /// Run the commands of FILE instead of reading a terminal.

@@ -16,6 +16,9 @@ use crate::{
     repl,
 };
 
+/// Deepest retraction search the command line accepts.
+const MAX_SOLVE_DEPTH: u32 = 64;
+
 /// Deepest retro perft the command line accepts: deeper never finishes on real positions.
 const MAX_PERFT_DEPTH: u32 = 12;
 
@@ -24,6 +27,22 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         None => repl::run(None),
         Some(Command::Repl { script }) => repl::run(script.as_deref()),
         Some(Command::List(args)) => for_each_position(&args, list),
+        Some(Command::Solve {
+            position,
+            depth,
+            extra,
+            max,
+            no_uncapture,
+        }) => {
+            let depth = parse_search_depth(&depth)?;
+            if extra > MAX_SOLVE_DEPTH {
+                return Err(CliError::BadInput(format!(
+                    "extra depth {extra} is more than {MAX_SOLVE_DEPTH}"
+                )));
+            }
+            let no_uncapture = parse_no_uncapture(no_uncapture.as_deref())?;
+            for_each_position(&position, |pos| solve(pos, depth, extra, max, no_uncapture))
+        }
         Some(Command::Perft { position, depth }) => {
             let depth = parse_depth(&depth)?;
             for_each_position(&position, |pos| perft(pos, depth))
@@ -179,5 +198,74 @@ fn perft(pos: &RetroPosition, depth: u32) -> Result<Answer, CliError> {
     Ok(Answer {
         json: json!({ "depth": depth, "nodes": nodes, "elapsed_ms": elapsed_ms }),
         text: format!("retro perft {depth}: {nodes} leaves in {elapsed_ms:.1} ms\n"),
+    })
+}
+
+fn parse_search_depth(text: &str) -> Result<u32, CliError> {
+    match text.trim().parse::<u32>() {
+        Ok(depth) if depth <= MAX_SOLVE_DEPTH => Ok(depth),
+        _ => Err(CliError::BadInput(format!(
+            "depth '{text}' must be a whole number from 0 to {MAX_SOLVE_DEPTH}"
+        ))),
+    }
+}
+
+fn parse_no_uncapture(text: Option<&str>) -> Result<[bool; 2], CliError> {
+    // Indexed by shakmaty's Color as usize: Black = 0, White = 1.
+    match text.map(|t| t.trim().to_ascii_lowercase()) {
+        None => Ok([false, false]),
+        Some(t) if t == "white" || t == "w" => Ok([false, true]),
+        Some(t) if t == "black" || t == "b" => Ok([true, false]),
+        Some(t) if t == "both" => Ok([true, true]),
+        Some(t) => Err(CliError::BadInput(format!(
+            "--no-uncapture takes white, black or both, not '{t}'"
+        ))),
+    }
+}
+
+/// `solve`: every sequence of the last N moves.
+fn solve(
+    pos: &RetroPosition,
+    depth: u32,
+    extra: u32,
+    max: Option<usize>,
+    no_uncapture: [bool; 2],
+) -> Result<Answer, CliError> {
+    let params = retrace_search::SolveParams {
+        depth,
+        extra,
+        max_solutions: max,
+        no_uncapture,
+        ..retrace_search::SolveParams::default()
+    };
+    let found = retrace_search::solve(pos, params, &retrace_search::NoPruning);
+    let lines: Vec<Vec<String>> = found
+        .lines
+        .iter()
+        .map(|line| retrace_search::line_notation(pos, line))
+        .collect();
+    let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
+    let mut text = format!(
+        "{} solution{}{} ({} nodes, {elapsed_ms:.1} ms)\n",
+        lines.len(),
+        if lines.len() == 1 { "" } else { "s" },
+        if found.complete {
+            ""
+        } else {
+            " (search cut short: there may be more)"
+        },
+        found.nodes
+    );
+    for (i, line) in lines.iter().enumerate() {
+        text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
+    }
+    Ok(Answer {
+        json: json!({
+            "solutions": lines,
+            "complete": found.complete,
+            "nodes": found.nodes,
+            "elapsed_ms": elapsed_ms,
+        }),
+        text,
     })
 }

@@ -14,6 +14,9 @@ pub enum CliError {
     /// Something failed that the input did not cause (exit 1).
     #[error("{0}")]
     Internal(String),
+    /// Whoever reads our output stopped reading (as `head` does): not worth a word.
+    #[error("output closed")]
+    OutputClosed,
 }
 
 impl CliError {
@@ -21,12 +24,16 @@ impl CliError {
         match self {
             CliError::BadInput(_) => ExitCode::from(2),
             CliError::Internal(_) => ExitCode::from(1),
+            CliError::OutputClosed => ExitCode::SUCCESS,
         }
     }
 }
 
 impl From<std::io::Error> for CliError {
     fn from(err: std::io::Error) -> Self {
+        if err.kind() == std::io::ErrorKind::BrokenPipe {
+            return CliError::OutputClosed;
+        }
         CliError::Internal(format!("i/o error: {err}"))
     }
 }
@@ -38,6 +45,9 @@ pub fn error_json(message: &str) -> String {
 
 /// Reports `err` and gives the exit status for it.
 pub fn report(err: &CliError, json: bool) -> ExitCode {
+    if matches!(err, CliError::OutputClosed) {
+        return err.exit_code();
+    }
     let message = err.to_string();
     if json {
         println!("{}", error_json(&message));

@@ -1,0 +1,58 @@
+//! A transposition table keyed on the full retro state and a remaining depth.
+
+use std::{
+    collections::HashMap,
+    hash::{BuildHasherDefault, Hasher},
+};
+
+/// Zobrist keys are already uniformly random: hashing them again is wasted work.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Entries beyond which the table is cleared rather than allowed to eat the machine's memory.
+const CAPACITY: usize = 1 << 22;
+
+pub(crate) struct Table {
+    map: HashMap<u64, bool, BuildHasherDefault<PassThrough>>,
+}
+
+/// Mixes the remaining depth into the key (odd multiplier: distinct depths give distinct keys).
+#[inline]
+fn slot(key: u64, depth: u32) -> u64 {
+    key ^ u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+impl Table {
+    pub(crate) fn new() -> Table {
+        Table {
+            map: HashMap::default(),
+        }
+    }
+
+    pub(crate) fn get(&self, key: u64, depth: u32) -> Option<bool> {
+        self.map.get(&slot(key, depth)).copied()
+    }
+
+    pub(crate) fn insert(&mut self, key: u64, depth: u32, value: bool) {
+        if self.map.len() >= CAPACITY {
+            self.map.clear();
+        }
+        self.map.insert(slot(key, depth), value);
+    }
+}

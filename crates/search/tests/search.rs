@@ -1,0 +1,278 @@
+//! The search against the facts: real game histories are never lost, cancellation is prompt,
+//! solutions replay forward as games.
+
+use std::{
+    sync::{atomic::AtomicBool, Arc},
+    thread,
+    time::{Duration, Instant},
+};
+
+use retrace_search::{line_notation, prove, solve, to_pgn, NoPruning, Proof, SolveParams};
+use retrace_testkit::{random_game, retro_position};
+use retrace_unmove::{Retraction, RetroPosition};
+use shakmaty::{Color, Move, Position};
+
+fn pos(fen: &str) -> RetroPosition {
+    RetroPosition::from_fen(fen).expect("test FEN sets up")
+}
+
+fn notation_lines(p: &RetroPosition, lines: &[Vec<Retraction>]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| line_notation(p, l).join(" "))
+        .collect()
+}
+
+#[test]
+fn sparse_chass_problems_have_their_single_solution() {
+    // Positions and expected counts from Chass's problem tests (shared/corpora).
+    for (fen, depth, extra, expected) in [
+        (
+            "8/8/3r4/4K3/8/4kqpb/8/8 b - - 0 1",
+            3,
+            1,
+            "Kf5xNe5 f4xg3ep+ g2-g4",
+        ),
+        ("8/8/8/1n6/2n5/8/2k5/Kb6 b - - 0 1", 2, 2, "Ka2-a1 b2-b1=B+"),
+        (
+            "5B1b/4Pk2/8/4K3/8/8/8/8 w - - 0 1",
+            2,
+            0,
+            "Kg7-f7+ f7-f8=B+",
+        ),
+    ] {
+        let p = pos(fen);
+        let found = solve(
+            &p,
+            SolveParams {
+                depth,
+                extra,
+                ..SolveParams::default()
+            },
+            &NoPruning,
+        );
+        assert!(found.complete);
+        assert_eq!(
+            notation_lines(&p, &found.lines),
+            vec![expected.to_owned()],
+            "{fen}"
+        );
+    }
+}
+
+#[test]
+fn max_solutions_cuts_the_search_and_says_so() {
+    let p = pos("8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -");
+    let all = solve(
+        &p,
+        SolveParams {
+            depth: 2,
+            extra: 1,
+            ..SolveParams::default()
+        },
+        &NoPruning,
+    );
+    assert!(all.complete && all.lines.len() > 3);
+    let cut = solve(
+        &p,
+        SolveParams {
+            depth: 2,
+            extra: 1,
+            max_solutions: Some(3),
+            ..SolveParams::default()
+        },
+        &NoPruning,
+    );
+    assert!(!cut.complete);
+    assert_eq!(
+        cut.lines,
+        all.lines[..3].to_vec(),
+        "the first solutions, in the same order"
+    );
+}
+
+#[test]
+fn no_uncapture_applies_to_every_ply_of_the_side() {
+    let p = pos("8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -");
+    let white_quiet = [false, true];
+    // With no extra plies, forbidding White's uncaptures removes exactly the capturing moves.
+    let all = solve(
+        &p,
+        SolveParams {
+            depth: 1,
+            extra: 0,
+            ..SolveParams::default()
+        },
+        &NoPruning,
+    );
+    let quiet = solve(
+        &p,
+        SolveParams {
+            depth: 1,
+            extra: 0,
+            no_uncapture: white_quiet,
+            ..SolveParams::default()
+        },
+        &NoPruning,
+    );
+    let expected: Vec<_> = all
+        .lines
+        .iter()
+        .filter(|l| l[0].uncaptured().is_none())
+        .cloned()
+        .collect();
+    assert_eq!(notation_lines(&p, &expected), ["Ka2-a1"]);
+    assert_eq!(quiet.lines, expected);
+    // Two plies further back the ban bites again: after Ka2-a1 every black retraction leaves
+    // Black's king in a check that only Ra1xNb1 (and other uncaptures on b1) can undo.
+    let deeper = solve(
+        &p,
+        SolveParams {
+            depth: 1,
+            extra: 2,
+            no_uncapture: white_quiet,
+            ..SolveParams::default()
+        },
+        &NoPruning,
+    );
+    assert!(deeper.lines.is_empty());
+    let allowed = solve(
+        &p,
+        SolveParams {
+            depth: 1,
+            extra: 2,
+            ..SolveParams::default()
+        },
+        &NoPruning,
+    );
+    assert!(allowed.lines.contains(&expected[0]));
+}
+
+#[test]
+fn real_histories_from_random_games_are_never_lost() {
+    let mut checked = [0usize; 5];
+    for seed in 0..400u64 {
+        let game = random_game(seed, 120 + (seed as usize % 180));
+        let plies = game.moves.len();
+        let deepest = 4usize.min(plies.saturating_sub(4));
+        for (n, count) in checked.iter_mut().enumerate().take(deepest + 1).skip(1) {
+            let end = &game.positions[plies];
+            let real: Vec<Move> = game.moves[plies - n..].iter().rev().copied().collect();
+            // Forbid the uncaptures the real line does not use: a legitimate restriction that
+            // keeps the tree small enough to enumerate completely.
+            let mut no_uncapture = [true, true];
+            let mut mover = end.turn().other();
+            for m in &real {
+                if m.is_capture() {
+                    no_uncapture[mover as usize] = false;
+                }
+                mover = mover.other();
+            }
+            let p = retro_position(end);
+            let params = SolveParams {
+                depth: n as u32,
+                extra: 3,
+                no_uncapture,
+                max_nodes: Some(200_000),
+                ..SolveParams::default()
+            };
+            let found = solve(&p, params, &NoPruning);
+            if !found.complete {
+                break;
+            }
+            let hit = found
+                .lines
+                .iter()
+                .any(|line| line.iter().map(|r| r.forward()).collect::<Vec<_>>() == real);
+            assert!(
+                hit,
+                "seed {seed}: the real last {n} moves are lost in {}",
+                p.fen()
+            );
+            *count += 1;
+        }
+    }
+    // The budget must still let a fair number of complete searches through at every depth.
+    assert!(
+        checked[1] >= 300 && checked[2] >= 100 && checked[3] >= 30 && checked[4] >= 10,
+        "{checked:?}"
+    );
+}
+
+#[test]
+fn cancellation_stops_a_long_search_promptly() {
+    let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let search = thread::spawn(move || {
+        let params = SolveParams {
+            depth: 6,
+            extra: 3,
+            cancel: Some(flag),
+            ..SolveParams::default()
+        };
+        let found = solve(&p, params, &NoPruning);
+        (found, Instant::now())
+    });
+    thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (found, stopped) = search.join().expect("the search thread ends");
+    assert!(!found.complete, "a cancelled search says it is incomplete");
+    assert!(found.nodes > 0);
+    let latency = stopped.saturating_duration_since(asked);
+    assert!(
+        latency < Duration::from_millis(100),
+        "stopped {latency:?} after the request"
+    );
+}
+
+#[test]
+fn solutions_replay_forward_as_games() {
+    let p = pos("8/8/3r4/4K3/8/4kqpb/8/8 b - - 0 1");
+    let found = solve(
+        &p,
+        SolveParams {
+            depth: 3,
+            extra: 1,
+            ..SolveParams::default()
+        },
+        &NoPruning,
+    );
+    let pgn = to_pgn(&p, &found.lines[0]).expect("the solution is a game");
+    assert!(pgn.contains("[SetUp \"1\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[FEN \"8/8/3r4/4nK2/5p2/4kq1b/6P1/8 w - - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. g4 fxg3+ 2. Kxe5 *"), "{pgn}");
+    // A line that is not from this position is refused, not printed.
+    let other = pos("4k3/8/8/8/8/8/4P3/4K3 b - -");
+    let foreign = other.retractions();
+    assert!(to_pgn(&p, &foreign[..1]).is_err());
+}
+
+#[test]
+fn prove_finds_a_history_or_shows_every_line_dies() {
+    let legal = pos("8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -");
+    match prove(&legal, 4, &NoPruning, None) {
+        Proof::History(line) => {
+            assert_eq!(line.len(), 4);
+            let mut p = legal.clone();
+            for r in line {
+                assert!(p.retractions().contains(&r));
+                p = p.retract(r);
+            }
+        }
+        other => panic!("expected a history, got {other:?}"),
+    }
+    // Black to move, White's king in check from a pawn that cannot have moved there: the pawn on
+    // b2 stands on its start square, and White's king cannot have moved into check.
+    let stuck =
+        RetroPosition::from_board_fen("8/8/8/8/8/8/1p6/K1k5", Color::White).expect("sets up");
+    assert!(stuck.retractions().is_empty());
+    match prove(&stuck, 3, &NoPruning, None) {
+        Proof::NoHistory { tries, complete } => assert!(tries.is_empty() && complete),
+        other => panic!("expected no history, got {other:?}"),
+    }
+}
