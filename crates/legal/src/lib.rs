@@ -7,30 +7,94 @@
 //!
 //! The analysis is *sound*: it never calls a reachable position illegal. Every rule here is a proof
 //! that holds for every game; where a sharper rule would need a guess, the rule is left out.
+//!
+//! The rules, in the order they run:
+//! - checks ([`ReasonCode::KingsAdjacent`], [`ReasonCode::RetractingKingInCheck`],
+//!   [`ReasonCode::TooManyCheckers`], [`ReasonCode::ImpossibleDoubleCheck`],
+//!   [`ReasonCode::ImpossiblePawnCheck`]) and, failing those, [`ReasonCode::NoRetraction`];
+//! - units that never moved and the squares they wall off ([`ReasonCode::UnreachableSquare`]);
+//! - counting ([`ReasonCode::TooManyUnits`], [`ReasonCode::TooManyPawns`],
+//!   [`ReasonCode::TooManyPromotions`]);
+//! - the pawn structure as an assignment to start files ([`ReasonCode::ImpossiblePawnStructure`],
+//!   [`ReasonCode::TooManyCaptures`]).
 
 mod checks;
+mod material;
+mod pawns;
+mod statics;
 mod types;
 
+use std::cell::RefCell;
+
 use retrace_unmove::RetroPosition;
-use shakmaty::{Bitboard, ByColor};
+use shakmaty::{ByColor, Color};
 
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 
 /// The largest pen (in squares) whose units are reported in [`Analysis::caged`].
 pub const CAGE_LIMIT: u32 = 8;
 
-/// Analyses `pos` statically: the verdict with its reasons, and the deductions.
+/// An analyser with its own cache of pawn-structure results.
+///
+/// The pawn part of the analysis depends only on the pawns of each side, which change far less often
+/// than the rest of a position in a search; keeping one `Analyzer` per thread reuses that work.
+pub struct Analyzer {
+    pawns: pawns::PawnCache,
+}
+
+impl Default for Analyzer {
+    fn default() -> Self {
+        Analyzer::new()
+    }
+}
+
+impl Analyzer {
+    /// An analyser with an empty cache.
+    #[must_use]
+    pub fn new() -> Analyzer {
+        Analyzer {
+            pawns: pawns::PawnCache::new(),
+        }
+    }
+
+    /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
+    #[must_use]
+    pub fn analyze(&mut self, pos: &RetroPosition) -> Analysis {
+        let mut reasons = Vec::new();
+        if !checks::check_reasons(pos, &mut reasons) {
+            checks::retro_stalemate(pos, &mut reasons);
+        }
+        let statics = statics::analyze_statics(pos);
+        statics::unreachable_reasons(pos, &statics, &mut reasons);
+        let mut promoted = ByColor::<u8>::default();
+        let mut captures = ByColor::<Captures>::default();
+        for color in Color::ALL {
+            let (p, why) = material::promoted(pos, &statics, color);
+            material::count_reasons(pos, color, &p, &why, &mut reasons);
+            *promoted.get_mut(color) = p.total.min(255) as u8;
+            *captures.get_mut(color) =
+                material::captures(pos, &statics, color, &p, &mut self.pawns, &mut reasons);
+        }
+        Analysis {
+            reasons,
+            captures,
+            promoted,
+            never_moved: statics.never_moved,
+            caged: statics.caged,
+        }
+    }
+}
+
+thread_local! {
+    static ANALYZER: RefCell<Analyzer> = RefCell::new(Analyzer::new());
+}
+
+/// Analyses `pos` statically with this thread's [`Analyzer`] (and so its pawn cache).
 #[must_use]
 pub fn analyze(pos: &RetroPosition) -> Analysis {
-    let mut reasons = Vec::new();
-    if !checks::check_reasons(pos, &mut reasons) {
-        checks::retro_stalemate(pos, &mut reasons);
-    }
-    Analysis {
-        reasons,
-        captures: ByColor::default(),
-        promoted: ByColor::default(),
-        never_moved: Bitboard::EMPTY,
-        caged: Bitboard::EMPTY,
-    }
+    ANALYZER.with(|a| match a.try_borrow_mut() {
+        Ok(mut analyzer) => analyzer.analyze(pos),
+        // Only reachable if `analyze` were called from inside itself; a fresh analyser is correct.
+        Err(_) => Analyzer::new().analyze(pos),
+    })
 }

@@ -1,0 +1,254 @@
+//! Counting: units, pawns, promoted units, and the captures the pawn structure implies.
+
+use retrace_unmove::RetroPosition;
+use shakmaty::{Bitboard, Color, Role};
+
+use crate::{
+    checks::{color_adj, color_name},
+    pawns::{capturing_pawns, impossible_group, PawnCache},
+    statics::{homes, Statics},
+    types::{squares_text, Captures, Reason, ReasonCode},
+};
+
+/// The promoted units one side must have, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Promoted {
+    /// All promoted units (lower bound).
+    pub total: u32,
+    /// Promoted bishops on light squares (lower bound).
+    pub light_bishops: u32,
+    /// Promoted bishops on dark squares (lower bound).
+    pub dark_bishops: u32,
+    /// Units of the kinds that have more than the originals can account for, and units proven
+    /// promoted: the squares to name in a message.
+    pub squares: Bitboard,
+}
+
+/// A kind of piece for counting originals: a role, and for bishops the square colour.
+struct Class {
+    units: Bitboard,
+    originals: Bitboard,
+    name: &'static str,
+}
+
+/// The classes of `color`'s pieces that can be promoted units.
+fn classes(pos: &RetroPosition, color: Color) -> [Class; 5] {
+    let board = pos.board();
+    let mine = |role: Role| board.by_piece(role.of(color));
+    let bishops = homes(color, Role::Bishop);
+    [
+        Class {
+            units: mine(Role::Queen),
+            originals: homes(color, Role::Queen),
+            name: "queens",
+        },
+        Class {
+            units: mine(Role::Rook),
+            originals: homes(color, Role::Rook),
+            name: "rooks",
+        },
+        Class {
+            units: mine(Role::Knight),
+            originals: homes(color, Role::Knight),
+            name: "knights",
+        },
+        Class {
+            units: mine(Role::Bishop) & Bitboard::LIGHT_SQUARES,
+            originals: bishops & Bitboard::LIGHT_SQUARES,
+            name: "light-squared bishops",
+        },
+        Class {
+            units: mine(Role::Bishop) & Bitboard::DARK_SQUARES,
+            originals: bishops & Bitboard::DARK_SQUARES,
+            name: "dark-squared bishops",
+        },
+    ]
+}
+
+/// The minimum promoted units of `color`, with a description of why.
+pub(crate) fn promoted(
+    pos: &RetroPosition,
+    statics: &Statics,
+    color: Color,
+) -> (Promoted, Vec<String>) {
+    let mut out = Promoted::default();
+    let mut why = Vec::new();
+    for (i, class) in classes(pos, color).iter().enumerate() {
+        let forced = class.units & statics.promoted;
+        let free = class.units & !forced;
+        let available = (class.originals & !*statics.stuck_missing.get(color)).count() as u32;
+        let excess = (free.count() as u32).saturating_sub(available);
+        let n = forced.count() as u32 + excess;
+        if n == 0 {
+            continue;
+        }
+        out.total += n;
+        match i {
+            3 => out.light_bishops += n,
+            4 => out.dark_bishops += n,
+            _ => {}
+        }
+        if forced.any() {
+            out.squares |= forced;
+            why.push(format!(
+                "the {} on {} cannot be originals",
+                class.name,
+                squares_text(forced)
+            ));
+        }
+        if excess > 0 {
+            out.squares |= free;
+            why.push(format!(
+                "{} {} (on {}) for {} original{}",
+                free.count(),
+                class.name,
+                squares_text(free),
+                available,
+                if available == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    (out, why)
+}
+
+/// Appends the counting reasons of `color` (too many units, pawns, promotions) to `out`.
+pub(crate) fn count_reasons(
+    pos: &RetroPosition,
+    color: Color,
+    promoted: &Promoted,
+    why: &[String],
+    out: &mut Vec<Reason>,
+) {
+    let board = pos.board();
+    let units = board.by_color(color);
+    let pawns = board.by_piece(color.pawn());
+    if units.count() > 16 {
+        out.push(Reason::new(
+            ReasonCode::TooManyUnits,
+            format!(
+                "{} has {} units on {}, more than the 16 it starts with",
+                color_name(color),
+                units.count(),
+                squares_text(units)
+            ),
+            units,
+        ));
+    }
+    if pawns.count() > 8 {
+        out.push(Reason::new(
+            ReasonCode::TooManyPawns,
+            format!(
+                "{} has {} pawns (on {}), more than 8",
+                color_name(color),
+                pawns.count(),
+                squares_text(pawns)
+            ),
+            pawns,
+        ));
+    } else if promoted.total as usize > 8 - pawns.count() {
+        let missing = 8 - pawns.count();
+        out.push(Reason::new(
+            ReasonCode::TooManyPromotions,
+            format!(
+                "{} must have promoted at least {} unit{} ({}), but only {missing} {} pawn{} {} \
+                 missing",
+                color_name(color),
+                promoted.total,
+                if promoted.total == 1 { "" } else { "s" },
+                why.join("; "),
+                color_adj(color),
+                if missing == 1 { "" } else { "s" },
+                if missing == 1 { "is" } else { "are" }
+            ),
+            promoted.squares,
+        ));
+    }
+}
+
+/// Minimum captures made by `color`, or the reason the pawn structure is impossible.
+pub(crate) fn captures(
+    pos: &RetroPosition,
+    statics: &Statics,
+    color: Color,
+    promoted: &Promoted,
+    cache: &mut PawnCache,
+    out: &mut Vec<Reason>,
+) -> Captures {
+    let board = pos.board();
+    let pawns = board.by_piece(color.pawn());
+    if pawns.count() > 8 {
+        return Captures::default();
+    }
+    let cost = cache.get(color, pawns);
+    let Some(by_pawns) = cost.min_captures(promoted.light_bishops, promoted.dark_bishops) else {
+        let group = impossible_group(color, pawns);
+        out.push(Reason::new(
+            ReasonCode::ImpossiblePawnStructure,
+            format!(
+                "the {} pawns on {} cannot all have come from different files: too few files are \
+                 within reach of their captures",
+                color_adj(color),
+                squares_text(group)
+            ),
+            group,
+        ));
+        return Captures::default();
+    };
+    let by_pieces = statics.captured_at_home.get(color.other()).count() as u32;
+    let total = by_pawns + by_pieces;
+    let them = color.other();
+    let missing = 16u32.saturating_sub(board.by_color(them).count() as u32);
+    if total > missing {
+        let movers = capturing_pawns(color, pawns);
+        let mut squares: Bitboard = movers.iter().map(|&(sq, _)| sq).collect();
+        let mut parts = Vec::new();
+        if !movers.is_empty() {
+            let list: Vec<String> = movers
+                .iter()
+                .map(|(sq, f)| format!("{sq} from the {} file", f.char()))
+                .collect();
+            parts.push(format!("its pawns changed files ({})", list.join(", ")));
+        }
+        let bishop_extra =
+            by_pawns.saturating_sub(movers.iter().map(|&(sq, f)| sq.file().distance(f)).sum());
+        if bishop_extra > 0 {
+            parts.push(format!(
+                "{bishop_extra} more for promoted bishops whose colour needs a pawn from another file"
+            ));
+        }
+        let home = *statics.captured_at_home.get(them);
+        if home.any() {
+            squares |= home;
+            parts.push(format!(
+                "{} {} {} captured by pieces on {}, where {} never moved",
+                color_adj(them),
+                if home.more_than_one() {
+                    "units were"
+                } else {
+                    "unit was"
+                },
+                if home.more_than_one() { "each" } else { "" },
+                squares_text(home),
+                if home.more_than_one() { "they" } else { "it" }
+            ));
+        }
+        out.push(Reason::new(
+            ReasonCode::TooManyCaptures,
+            format!(
+                "{} must have made at least {total} capture{} ({}), but {} is missing only {missing} \
+                 unit{}",
+                color_name(color),
+                if total == 1 { "" } else { "s" },
+                parts.join("; "),
+                color_name(them),
+                if missing == 1 { "" } else { "s" }
+            )
+            .replace("  ", " "),
+            squares,
+        ));
+    }
+    Captures {
+        by_pawns: by_pawns.min(255) as u8,
+        total: total.min(255) as u8,
+    }
+}

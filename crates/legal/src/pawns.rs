@@ -1,0 +1,295 @@
+//! The pawn structure of one side as an assignment problem, with a cache.
+//!
+//! Every pawn on the board started on its second rank on some file `g` and can only have advanced;
+//! each change of file is a capture and also an advance, so a pawn on file `f` that has advanced `w`
+//! ranks started on a file `g` with `|f - g| <= w`, at a cost of `|f - g|` captures. The pawns of a
+//! side started on distinct files, so the minimum number of captures is a min-cost assignment of
+//! pawns to start files. Eight files allow an exact dynamic programme over the subsets of used files
+//! (256 states), which is cheap and, since it depends only on the pawns of one side, cached.
+//!
+//! The files left unused are the start files of the pawns that left the board; promoted bishops
+//! need one of them, and a bishop promoted on a square of the wrong colour for its start file costs
+//! a further capture. So the result keeps, for each count of unused files of each promotion colour,
+//! the cheapest assignment.
+
+use shakmaty::{Bitboard, Color, File, Square};
+
+/// "No assignment" in the cost tables.
+const INF: u8 = u8::MAX;
+
+/// Files (as a bit mask) whose last-rank square for `color` is light.
+pub(crate) const fn light_promotion_files(color: Color) -> u8 {
+    match color {
+        // a8, c8, e8, g8 are light.
+        Color::White => 0b0101_0101,
+        // b1, d1, f1, h1 are light.
+        Color::Black => 0b1010_1010,
+    }
+}
+
+/// The pawn structure of one side, reduced to what the rest of the analysis needs.
+///
+/// Invariant: `best[a][b]` is the minimum number of captures by the pawns on the board over all
+/// assignments leaving `a` unused start files whose promotion square is light and `b` whose
+/// promotion square is dark, or [`INF`] when no assignment leaves that pattern; all entries are
+/// [`INF`] exactly when the structure is impossible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PawnCost {
+    best: [[u8; 5]; 5],
+}
+
+impl PawnCost {
+    /// Computes the table for the pawns `pawns` of `color` (at most 8 of them; more is impossible).
+    #[must_use]
+    pub(crate) fn compute(color: Color, pawns: Bitboard) -> PawnCost {
+        let mut out = PawnCost {
+            best: [[INF; 5]; 5],
+        };
+        let Some(dp) = assignment_table(color, pawns) else {
+            return out;
+        };
+        let n = pawns.count() as u32;
+        let light = light_promotion_files(color);
+        for (mask, &cost) in dp.iter().enumerate() {
+            if cost == INF || (mask as u32).count_ones() != n {
+                continue;
+            }
+            let free = !(mask as u8);
+            let a = (free & light).count_ones() as usize;
+            let b = (free & !light).count_ones() as usize;
+            if let Some(cell) = out.best.get_mut(a).and_then(|row| row.get_mut(b)) {
+                *cell = (*cell).min(cost);
+            }
+        }
+        out
+    }
+
+    /// Whether some assignment of the pawns to start files exists.
+    #[cfg(test)]
+    #[must_use]
+    pub(crate) fn feasible(&self) -> bool {
+        self.best.iter().flatten().any(|&c| c != INF)
+    }
+
+    /// Minimum captures by pawns (on the board and promoted) when `light` promoted bishops stand on
+    /// light squares and `dark` on dark ones: each needs an unused start file, and one whose
+    /// promotion square has the wrong colour costs one capture more. `None` if impossible.
+    #[must_use]
+    pub(crate) fn min_captures(&self, light: u32, dark: u32) -> Option<u32> {
+        let mut best: Option<u32> = None;
+        for (a, row) in self.best.iter().enumerate() {
+            for (b, &cost) in row.iter().enumerate() {
+                if cost == INF {
+                    continue;
+                }
+                let extra = light.saturating_sub(a as u32) + dark.saturating_sub(b as u32);
+                let total = u32::from(cost) + extra;
+                best = Some(best.map_or(total, |x| x.min(total)));
+            }
+        }
+        best
+    }
+}
+
+/// How many ranks the pawn of `color` on `sq` has advanced from its second rank.
+fn advance(color: Color, sq: Square) -> i32 {
+    color.relative_rank(sq.rank()) as i32 - 1
+}
+
+/// `dp[mask]`: minimum captures assigning the first `popcount(mask)` pawns (in square order) to the
+/// start files in `mask`. `None` for more than 8 pawns.
+fn assignment_table(color: Color, pawns: Bitboard) -> Option<[u8; 256]> {
+    if pawns.count() > 8 {
+        return None;
+    }
+    let list: Vec<(i32, i32)> = pawns
+        .into_iter()
+        .map(|sq| (sq.file() as i32, advance(color, sq)))
+        .collect();
+    let mut dp = [INF; 256];
+    dp[0] = 0;
+    for mask in 0..256usize {
+        let cost = dp[mask];
+        if cost == INF {
+            continue;
+        }
+        let Some(&(file, reach)) = list.get(mask.count_ones() as usize) else {
+            continue;
+        };
+        for start in 0..8i32 {
+            let bit = 1usize << start;
+            let d = (file - start).abs();
+            if mask & bit != 0 || d > reach {
+                continue;
+            }
+            let next = &mut dp[mask | bit];
+            *next = (*next).min(cost.saturating_add(d as u8));
+        }
+    }
+    Some(dp)
+}
+
+/// The pawns of an assignment of minimum cost that changed file, with the files they came from.
+/// Empty if the structure is impossible. Used only to word messages, so it is not cached.
+#[must_use]
+pub(crate) fn capturing_pawns(color: Color, pawns: Bitboard) -> Vec<(Square, File)> {
+    let Some(dp) = assignment_table(color, pawns) else {
+        return Vec::new();
+    };
+    let list: Vec<Square> = pawns.into_iter().collect();
+    let n = list.len() as u32;
+    let Some(mut mask) = (0..256usize)
+        .filter(|m| (*m as u32).count_ones() == n && dp[*m] != INF)
+        .min_by_key(|m| dp[*m])
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    // Walk back: the last pawn took some file of `mask` consistent with the table.
+    for (i, &sq) in list.iter().enumerate().rev() {
+        let file = sq.file() as i32;
+        let reach = advance(color, sq);
+        let found = (0..8i32).find(|&g| {
+            let bit = 1usize << g;
+            let d = (file - g).abs();
+            mask & bit != 0
+                && d <= reach
+                && dp[mask & !bit] != INF
+                && dp[mask & !bit].saturating_add(d as u8) == dp[mask]
+                && (mask & !bit).count_ones() as usize == i
+        });
+        let Some(g) = found else { return Vec::new() };
+        if g != file {
+            out.push((sq, File::new(g as u32)));
+        }
+        mask &= !(1usize << g);
+    }
+    out.reverse();
+    out
+}
+
+/// A smallest group of pawns that cannot all have distinct start files (Hall's condition fails on
+/// a run of files), or empty if the structure is possible. Used to word messages.
+#[must_use]
+pub(crate) fn impossible_group(color: Color, pawns: Bitboard) -> Bitboard {
+    let mut best = Bitboard::EMPTY;
+    for lo in 0..8i32 {
+        for hi in lo..8i32 {
+            let inside: Bitboard = pawns
+                .into_iter()
+                .filter(|&sq| {
+                    let f = sq.file() as i32;
+                    let w = advance(color, sq);
+                    (f - w).max(0) >= lo && (f + w).min(7) <= hi
+                })
+                .collect();
+            if inside.count() as i32 > hi - lo + 1
+                && (best.is_empty() || inside.count() < best.count())
+            {
+                best = inside;
+            }
+        }
+    }
+    best
+}
+
+/// A direct-mapped cache of [`PawnCost`] per side, keyed by the pawns of that side.
+pub(crate) struct PawnCache {
+    slots: Vec<Option<(Bitboard, PawnCost)>>,
+}
+
+/// Slots per colour (a power of two).
+const SLOTS: usize = 1 << 12;
+
+impl PawnCache {
+    /// An empty cache.
+    #[must_use]
+    pub(crate) fn new() -> PawnCache {
+        PawnCache {
+            slots: vec![None; 2 * SLOTS],
+        }
+    }
+
+    /// The cost table of `color`'s pawns `pawns`, computed on a miss.
+    pub(crate) fn get(&mut self, color: Color, pawns: Bitboard) -> PawnCost {
+        let hash = (u64::from(pawns).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
+        let index = hash % SLOTS + if color.is_white() { 0 } else { SLOTS };
+        match self.slots.get(index) {
+            Some(Some((key, cost))) if *key == pawns => *cost,
+            _ => {
+                let cost = PawnCost::compute(color, pawns);
+                if let Some(slot) = self.slots.get_mut(index) {
+                    *slot = Some((pawns, cost));
+                }
+                cost
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bb(squares: &[Square]) -> Bitboard {
+        squares.iter().copied().collect()
+    }
+
+    #[test]
+    fn initial_pawns_cost_nothing() {
+        let cost = PawnCost::compute(Color::White, Bitboard::from_rank(shakmaty::Rank::Second));
+        assert_eq!(cost.min_captures(0, 0), Some(0));
+        // No unused file, so no promoted bishop can be placed at all.
+        assert_eq!(cost.best[0][0], 0);
+    }
+
+    #[test]
+    fn doubled_pawns_need_a_capture() {
+        let cost = PawnCost::compute(Color::White, bb(&[Square::C2, Square::C3]));
+        assert_eq!(cost.min_captures(0, 0), Some(1));
+        let black = PawnCost::compute(Color::Black, bb(&[Square::C7, Square::C6, Square::C5]));
+        // c7 never moved; c6 and c5 came from b7 and d7.
+        assert_eq!(black.min_captures(0, 0), Some(2));
+    }
+
+    #[test]
+    fn impossible_structures() {
+        // Troitzky's g2, h2, h3 (and d3): h3 cannot come from f, g or h as g2 and h2 hold them.
+        let pawns = bb(&[Square::G2, Square::H2, Square::D3, Square::H3]);
+        let cost = PawnCost::compute(Color::White, pawns);
+        assert!(!cost.feasible());
+        assert_eq!(
+            impossible_group(Color::White, pawns),
+            bb(&[Square::G2, Square::H2, Square::H3])
+        );
+        assert!(PawnCost::compute(Color::White, bb(&[Square::G2, Square::H3])).feasible());
+        assert!(impossible_group(Color::White, bb(&[Square::G2, Square::H3])).is_empty());
+    }
+
+    #[test]
+    fn promoted_bishop_on_wrong_colour_costs_a_capture() {
+        // White pawns on a..g: only the h-pawn is gone, and h8 is dark.
+        let pawns = Bitboard::from_rank(shakmaty::Rank::Second).without(Square::H2);
+        let cost = PawnCost::compute(Color::White, pawns);
+        assert_eq!(cost.min_captures(0, 1), Some(0));
+        assert_eq!(cost.min_captures(1, 0), Some(1));
+    }
+
+    #[test]
+    fn capturing_pawns_are_named() {
+        let got = capturing_pawns(Color::White, bb(&[Square::C2, Square::C3]));
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].0, Square::C3);
+        assert_ne!(got[0].1, File::C);
+    }
+
+    #[test]
+    fn cache_returns_what_it_computed() {
+        let mut cache = PawnCache::new();
+        let pawns = bb(&[Square::A2, Square::A3]);
+        let first = cache.get(Color::White, pawns);
+        assert_eq!(first, cache.get(Color::White, pawns));
+        assert_eq!(first, PawnCost::compute(Color::White, pawns));
+        assert_ne!(cache.get(Color::Black, bb(&[Square::A7])), first);
+    }
+}
