@@ -1,0 +1,92 @@
+//! Times `retrace_legal::analyze` per position: on every position of random legal games, and on the
+//! positions of `positions/*.toml`. Prints the median and mean microseconds per analysis.
+//!
+//! Run: `cargo run --release -p retrace-legal --example analyze_bench [GAMES]`
+
+use std::time::Instant;
+
+use retrace_legal::Analyzer;
+use retrace_testkit::{random_game, retro_position};
+use retrace_unmove::RetroPosition;
+use shakmaty::Color;
+
+/// Times each position `reps` times and returns the per-analysis times in microseconds.
+fn time_all(positions: &[RetroPosition], reps: usize) -> Vec<f64> {
+    let mut analyzer = Analyzer::new();
+    let mut times = Vec::with_capacity(positions.len());
+    for pos in positions {
+        let start = Instant::now();
+        for _ in 0..reps {
+            std::hint::black_box(analyzer.analyze(std::hint::black_box(pos)));
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e6 / reps as f64);
+    }
+    times
+}
+
+fn report(label: &str, mut times: Vec<f64>) {
+    if times.is_empty() {
+        println!("{label}: no positions");
+        return;
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
+    println!(
+        "{label}: {} positions, median {median:.2} us, mean {mean:.2} us, p99 {p99:.2} us",
+        times.len()
+    );
+}
+
+/// The FENs of `positions/*.toml`, read line by line (`fen = "..."`, `retract = "w"|"b"`), so that the
+/// example needs no TOML parser.
+fn toml_positions() -> Vec<RetroPosition> {
+    let mut out = Vec::new();
+    for name in ["illegal.toml", "legal.toml"] {
+        let path = format!("{}/../../positions/{name}", env!("CARGO_MANIFEST_DIR"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("cannot read {path}");
+            continue;
+        };
+        let mut fen: Option<String> = None;
+        let mut retract = None;
+        let mut flush = |fen: &mut Option<String>, retract: &mut Option<Color>| {
+            if let Some(f) = fen.take() {
+                if let Ok(pos) = RetroPosition::parse(&f, retract.take()) {
+                    out.push(pos);
+                }
+            }
+        };
+        for line in text.lines() {
+            let line = line.trim();
+            if line == "[[position]]" {
+                flush(&mut fen, &mut retract);
+            } else if let Some(v) = line.strip_prefix("fen = ") {
+                fen = Some(v.trim_matches('"').to_owned());
+            } else if let Some(v) = line.strip_prefix("retract = ") {
+                retract = match v.trim_matches('"') {
+                    "w" => Some(Color::White),
+                    "b" => Some(Color::Black),
+                    _ => None,
+                };
+            }
+        }
+        flush(&mut fen, &mut retract);
+    }
+    out
+}
+
+fn main() {
+    let games: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(300);
+    let mut positions = Vec::new();
+    for seed in 0..games {
+        let game = random_game(seed, 40 + (seed as usize * 37) % 260);
+        positions.extend(game.positions.iter().map(retro_position));
+    }
+    report("random games", time_all(&positions, 3));
+    report("positions/*.toml", time_all(&toml_positions(), 50));
+}
