@@ -220,16 +220,22 @@ pub(crate) fn captures(
         if home.any() {
             squares |= home;
             parts.push(format!(
-                "{} {} {} captured by pieces on {}, where {} never moved",
+                "the {} {} from {} could never leave {} pen{} where no pawn can capture, so \
+                 {} captured there by pieces",
                 color_adj(them),
                 if home.more_than_one() {
-                    "units were"
+                    "originals"
                 } else {
-                    "unit was"
+                    "original"
                 },
-                if home.more_than_one() { "each" } else { "" },
                 squares_text(home),
-                if home.more_than_one() { "they" } else { "it" }
+                if home.more_than_one() { "their" } else { "its" },
+                if home.more_than_one() { "s" } else { "" },
+                if home.more_than_one() {
+                    "they were"
+                } else {
+                    "it was"
+                }
             ));
         }
         out.push(Reason::new(
@@ -243,7 +249,7 @@ pub(crate) fn captures(
                 color_name(them),
                 if missing == 1 { "" } else { "s" }
             )
-            .replace("  ", " "),
+            ,
             squares,
         ));
     }

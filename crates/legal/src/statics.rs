@@ -29,11 +29,11 @@ pub(crate) struct Statics {
     pub caged: Bitboard,
     /// Pieces proven promoted (cannot have come from their home square, or marked so).
     pub promoted: Bitboard,
-    /// Home squares of original pieces that could never move and are not there: each was captured
-    /// on its home square, per colour.
+    /// Home squares of original pieces proven gone (captured), per colour: originals that could
+    /// never move and are not at home, and originals missing from the pen they could never leave.
     pub stuck_missing: ByColor<Bitboard>,
-    /// The squares of `stuck_missing` where no enemy pawn can ever have captured: a piece captured
-    /// there.
+    /// The squares of `stuck_missing` whose original was captured inside a pen where no enemy pawn
+    /// can ever have captured: a piece made each of those captures. One square per capture.
     pub captured_at_home: ByColor<Bitboard>,
     /// Pieces that can have come neither from home nor from a promotion.
     pub unreachable: Bitboard,
@@ -180,15 +180,8 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
         ..Statics::default()
     };
     for color in Color::ALL {
-        // The original never moved and is gone: captured on its home square. If no enemy pawn can
-        // ever have stood where it attacks that square, a piece made the capture.
-        let pawn_proof = stuck
-            .get(color)
-            .into_iter()
-            .filter(|&sq| attacks::pawn_attacks(color, sq).is_subset(fixed))
-            .collect();
-        *out.captured_at_home.get_mut(color) = pawn_proof;
         *out.stuck_missing.get_mut(color) = *stuck.get(color);
+        pens(board, color, fixed, &mut out);
     }
     let open = !fixed;
     let promo = ByColor::new_with(|c| promotion_squares(c, fixed));
@@ -223,6 +216,51 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
     }
     out.promoted |= pos.promoted() & board.occupied() & !board.pawns() & !board.kings();
     out
+}
+
+/// Largest pen searched for originals captured by pieces; larger regions are given up.
+const PEN_LIMIT: usize = 16;
+
+/// Pens of `color`'s originals: the squares each original can ever have visited, through non-static
+/// squares. If a pen holds fewer units of the kind than originals start in it, the others were
+/// captured inside it; if no enemy pawn can ever capture on a square of the pen, pieces made those
+/// captures. Kings are never captured and are left out.
+fn pens(board: &shakmaty::Board, color: Color, fixed: Bitboard, out: &mut Statics) {
+    let open = !fixed;
+    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        let mut done = Bitboard::EMPTY;
+        for home in homes(color, role) & open {
+            if done.contains(home) {
+                continue;
+            }
+            let mut seen = Bitboard::from_square(home);
+            let mut frontier = seen;
+            let mut pawn_reach = false;
+            while frontier.any() && seen.count() <= PEN_LIMIT && !pawn_reach {
+                pawn_reach = frontier
+                    .into_iter()
+                    .any(|q| !attacks::pawn_attacks(color, q).is_subset(fixed));
+                frontier = dilate(role, frontier) & open & !seen;
+                seen |= frontier;
+            }
+            let starts = homes(color, role) & seen;
+            done |= starts;
+            if pawn_reach || frontier.any() {
+                continue;
+            }
+            let units = board.by_piece(Piece { color, role }) & seen;
+            let missing = starts.count().saturating_sub(units.count());
+            // Name the empty or foreign home squares first.
+            let mut gone = Bitboard::EMPTY;
+            for sq in (starts & !units).into_iter().chain(starts & units) {
+                if gone.count() < missing {
+                    gone.add(sq);
+                }
+            }
+            out.stuck_missing.get_mut(color).add(gone);
+            out.captured_at_home.get_mut(color).add(gone);
+        }
+    }
 }
 
 /// One [`ReasonCode::UnreachableSquare`] reason per unreachable unit.

@@ -139,3 +139,18 @@ fn never_moved_and_caged() {
     assert!(!b.never_moved.contains(Square::E1) && !b.never_moved.contains(Square::D1));
     assert!(b.never_moved.contains(Square::F1));
 }
+
+#[test]
+fn originals_captured_in_their_pens() {
+    // Sherlock L33: every white pawn is on its second rank, so the white queen and rooks never got
+    // off the first rank and black pieces captured all three there; Black's pawns made a capture
+    // too (f6 and f5 share the f-file), one more than White is missing.
+    let a = assert_illegal(
+        "rn2kb2/pp5p/2bppp2/2p2p2/2Nq4/5N2/PPPPPPPP/2B1KB2 b - - 0 1",
+        TooManyCaptures,
+    );
+    assert_eq!(a.captures.black.total, 4);
+    // Near miss: with the b-pawn on b3 a rook could leave through b2 and be taken by a pawn.
+    let b = assert_legal("rn2kb2/pp5p/2bppp2/2p2p2/2Nq4/1P3N2/P1PPPPPP/2B1KB2 b - - 0 1");
+    assert!(b.captures.black.total < 4);
+}
