@@ -72,7 +72,16 @@ impl Truth {
     }
 }
 
-fn check_game(game: &Game, checked: &mut usize) {
+/// How often the analysis deduced something non-trivial, to show the bounds were really tested.
+#[derive(Default, Debug)]
+struct Stats {
+    positions: usize,
+    captures: usize,
+    promoted: usize,
+    pieces_never_moved: usize,
+}
+
+fn check_game(game: &Game, stats: &mut Stats) {
     let mut truth = Truth::start();
     for (i, chess) in game.positions.iter().enumerate() {
         if i > 0 {
@@ -111,20 +120,94 @@ fn check_game(game: &Game, checked: &mut usize) {
             "{fen}: never_moved {:?} includes moved units",
             a.never_moved & !truth.unmoved
         );
-        *checked += 1;
+        stats.positions += 1;
+        stats.captures += usize::from(a.captures.white.total + a.captures.black.total > 0);
+        stats.promoted += usize::from(a.promoted.white + a.promoted.black > 0);
+        let pieces = a.never_moved & !chess.board().pawns();
+        stats.pieces_never_moved += usize::from((pieces & !pos.frozen()).any());
     }
 }
 
 #[test]
 fn no_false_illegal_on_random_games() {
-    let mut checked = 0;
+    let mut stats = Stats::default();
     let mut seed = 0;
-    while checked < POSITIONS {
+    while stats.positions < POSITIONS {
         // Game lengths vary so that openings, middlegames and long endings are all represented.
         let plies = 40 + (seed as usize * 37) % 260;
-        check_game(&random_game(seed, plies), &mut checked);
+        check_game(&random_game(seed, plies), &mut stats);
         seed += 1;
     }
-    eprintln!("checked {checked} positions from {seed} games");
-    assert!(checked >= POSITIONS);
+    eprintln!("{seed} games: {stats:?}");
+    assert!(stats.positions >= POSITIONS);
+    // The deductions must have been exercised, not only the verdict.
+    assert!(stats.captures > stats.positions / 10, "{stats:?}");
+    assert!(stats.promoted > stats.positions / 100, "{stats:?}");
+    assert!(
+        stats.pieces_never_moved > stats.positions / 100,
+        "{stats:?}"
+    );
+}
+
+/// The check rules and the retraction generator must agree: whenever a check rule proves a position
+/// illegal, the generator must find nothing to take back (it tests every last move exactly). Mutated
+/// game positions (one unit moved to a random empty square) supply many odd checks.
+#[test]
+fn check_rules_agree_with_the_generator() {
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    use retrace_legal::ReasonCode;
+    use retrace_unmove::RetroPosition;
+
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut proven = 0;
+    let mut tried = 0;
+    for seed in 0..if cfg!(debug_assertions) { 100 } else { 1500 } {
+        for chess in random_game(10_000 + seed, 120).positions.iter().step_by(3) {
+            let mut board = chess.board().clone();
+            let units: Vec<Square> = board.occupied().into_iter().collect();
+            let empty: Vec<Square> = (!board.occupied()).into_iter().collect();
+            if units.is_empty() || empty.is_empty() {
+                continue;
+            }
+            let from = units[rng.gen_range(0..units.len())];
+            let to = empty[rng.gen_range(0..empty.len())];
+            let Some(piece) = board.remove_piece_at(from) else {
+                continue;
+            };
+            board.set_piece_at(to, piece);
+            let retracting = if rng.gen_bool(0.5) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let Ok(pos) = RetroPosition::from_board(board, retracting) else {
+                continue;
+            };
+            tried += 1;
+            let a = analyze(&pos);
+            let check_rule = [
+                ReasonCode::TooManyCheckers,
+                ReasonCode::ImpossibleDoubleCheck,
+                ReasonCode::ImpossiblePawnCheck,
+            ]
+            .into_iter()
+            .any(|c| a.has(c));
+            if check_rule
+                && !a.has(ReasonCode::RetractingKingInCheck)
+                && !a.has(ReasonCode::KingsAdjacent)
+            {
+                proven += 1;
+                assert_eq!(
+                    pos.count_retractions(),
+                    0,
+                    "{}: {:?} but retractions exist: {:?}",
+                    pos.fen(),
+                    a.reasons,
+                    pos.retractions()
+                );
+            }
+        }
+    }
+    eprintln!("{proven} of {tried} mutated positions proven illegal by a check rule");
+    assert!(proven > 0);
 }
