@@ -48,6 +48,9 @@ pub enum Command {
         /// Run the commands of FILE instead of reading a terminal.
         #[arg(long, value_name = "FILE")]
         script: Option<std::path::PathBuf>,
+        /// In a script, stop at the first error with exit status 2.
+        #[arg(long)]
+        strict: bool,
     },
 }
 

@@ -12,8 +12,9 @@ use shakmaty::{Color, Square};
 
 use crate::{
     cli::{Cli, Command, PositionArgs},
+    interactive,
     output::{error_json, CliError},
-    repl,
+    script,
 };
 
 /// Deepest retraction search the command line accepts.
@@ -24,8 +25,8 @@ const MAX_PERFT_DEPTH: u32 = 12;
 
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
-        None => repl::run(None),
-        Some(Command::Repl { script }) => repl::run(script.as_deref()),
+        None => repl(None, false),
+        Some(Command::Repl { script, strict }) => repl(script.as_deref(), strict),
         Some(Command::List(args)) => for_each_position(&args, list),
         Some(Command::Solve {
             position,
@@ -48,6 +49,22 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             for_each_position(&position, |pos| perft(pos, depth))
         }
     }
+}
+
+/// The REPL: on a terminal interactive, otherwise the commands of a script file or a pipe.
+fn repl(script_file: Option<&std::path::Path>, strict: bool) -> Result<ExitCode, CliError> {
+    use std::io::IsTerminal;
+    match script_file {
+        Some(path) => {
+            let file = std::fs::File::open(path).map_err(|e| {
+                CliError::BadInput(format!("cannot open script {}: {e}", path.display()))
+            })?;
+            script::run(io::BufReader::new(file), strict)?;
+        }
+        None if io::stdin().is_terminal() => interactive::run()?,
+        None => script::run(io::stdin().lock(), strict)?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// One answer: the JSON document and the text for people.
@@ -238,7 +255,7 @@ fn solve(
         no_uncapture,
         ..retrace_search::SolveParams::default()
     };
-    let found = retrace_search::solve(pos, params, &retrace_search::NoPruning);
+    let found = retrace_search::solve(pos, params, &retrace_search::LegalPruner);
     let lines: Vec<Vec<String>> = found
         .lines
         .iter()

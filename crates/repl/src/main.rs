@@ -3,10 +3,14 @@
 //! The binary only parses arguments and dispatches; each subcommand lives in its own module and
 //! reports failures as [`CliError`] so that every error is one line with the contract's exit code.
 
+mod board;
 mod cli;
 mod commands;
+mod help;
+mod interactive;
 mod output;
-mod repl;
+mod script;
+mod session;
 
 use std::process::ExitCode;
 

@@ -176,21 +176,3 @@ fn malformed_input_is_one_line_and_exit_2() {
         );
     }
 }
-
-#[test]
-fn repl_script_from_a_pipe() {
-    let script =
-        "board 8/8/8/8/8/1P6/1PkPP3/KR1b4 w\nretract a2xPb3\nhistory\nretract Ke1-e2\nundo\nquit\n";
-    let out = retrace(&["repl"], script);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("retracted a2xPb3"), "{text}");
-    assert!(
-        text.contains("error: Ke1-e2 is not a legal retraction here"),
-        "{text}"
-    );
-    assert!(
-        text.contains("FEN 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - - 0 1"),
-        "undo goes back: {text}"
-    );
-}

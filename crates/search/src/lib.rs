@@ -41,6 +41,16 @@ impl Pruner for NoPruning {
     }
 }
 
+/// Prunes with the static legality analysis of `retrace-legal`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegalPruner;
+
+impl Pruner for LegalPruner {
+    fn is_illegal(&self, pos: &RetroPosition) -> bool {
+        !retrace_legal::analyze(pos).reasons.is_empty()
+    }
+}
+
 impl<F: Fn(&RetroPosition) -> bool> Pruner for F {
     fn is_illegal(&self, pos: &RetroPosition) -> bool {
         self(pos)

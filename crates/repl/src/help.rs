@@ -1,0 +1,59 @@
+//! The commands of the REPL and their help.
+
+/// One command: its name, how to call it, what it does.
+pub struct CommandHelp {
+    pub name: &'static str,
+    pub usage: &'static str,
+    pub what: &'static str,
+}
+
+pub const COMMANDS: &[CommandHelp] = &[
+    CommandHelp { name: "fen", usage: "fen <FEN>", what: "Set up a position from a full FEN. The side not to move made the last move and retracts first; castling rights freeze king and rook; an en passant square forces the first retraction." },
+    CommandHelp { name: "board", usage: "board <BOARD> <w|b>", what: "Set up a board field alone; w or b names the side that made the last move." },
+    CommandHelp { name: "pieces", usage: "pieces white Kh1 Qf8 e2 black Kf6 retract <w|b>", what: "Set up from a list of units (a square alone is a pawn); retract names the side that made the last move." },
+    CommandHelp { name: "show", usage: "show", what: "Draw the board, the FEN, the marks, and how many retractions there are." },
+    CommandHelp { name: "flip", usage: "flip", what: "Turn the board around." },
+    CommandHelp { name: "list", usage: "list", what: "Number every legal retraction, one line per unit." },
+    CommandHelp { name: "retract", usage: "retract <move|number>", what: "Take back a move, e.g. 'retract Kf5xNe5' or 'retract 3' (a number from list). A move or number typed alone does the same." },
+    CommandHelp { name: "paste", usage: "paste <move> <move> ...", what: "Retract a sequence, last move first; all of it or nothing." },
+    CommandHelp { name: "undo", usage: "undo", what: "Step forward again (put the last retracted move back)." },
+    CommandHelp { name: "redo", usage: "redo", what: "Retract again what undo put back." },
+    CommandHelp { name: "start", usage: "start", what: "Go back to the position set up (redo walks the line again)." },
+    CommandHelp { name: "back", usage: "back", what: "Right after a retraction into an illegal position: take it back. Any other command goes on, with the line marked ILLEGAL." },
+    CommandHelp { name: "history", usage: "history", what: "The retractions taken, last move first, and the same line as a forward game in PGN." },
+    CommandHelp { name: "check", usage: "check", what: "The static legality analysis: the reasons a position is illegal, and the captures and promotions it needs." },
+    CommandHelp { name: "solve", usage: "solve N [extra E] [max M] [no-uncapture white|black|both]", what: "Find every sequence of the last N moves after which E more retractions exist (E is 3 unless given). Ctrl-C stops it and keeps what it found." },
+    CommandHelp { name: "solutions", usage: "solutions", what: "List the solutions of the last solve again." },
+    CommandHelp { name: "step", usage: "step <K>", what: "Walk into solution K of the last solve; undo and redo then walk along it." },
+    CommandHelp { name: "mark", usage: "mark frozen|promoted <square>", what: "Mark a unit as never having moved, or as a promoted piece." },
+    CommandHelp { name: "export", usage: "export pgn|fen [file]", what: "Print or write the line as a forward game (PGN) or the position as a FEN." },
+    CommandHelp { name: "help", usage: "help [command]", what: "List the commands, or explain one." },
+    CommandHelp { name: "quit", usage: "quit", what: "Leave (Ctrl-D does too)." },
+];
+
+/// `help` or `help <command>`.
+pub fn text(topic: &str) -> Result<String, String> {
+    if topic.is_empty() {
+        let mut text = String::from("Commands (help <command> for more):\n");
+        for c in COMMANDS {
+            text.push_str(&format!(
+                "  {:<52} {}\n",
+                c.usage,
+                c.what
+                    .split(". ")
+                    .next()
+                    .unwrap_or(c.what)
+                    .trim_end_matches('.')
+            ));
+        }
+        text.push_str(
+            "Moves are written as in retro notation: a2-a3, Kf5xNe5, f4xg3ep, c7xNd8=R, 0-0.",
+        );
+        return Ok(text);
+    }
+    COMMANDS
+        .iter()
+        .find(|c| c.name == topic)
+        .map(|c| format!("{}\n  {}", c.usage, c.what))
+        .ok_or_else(|| format!("no command '{topic}' (type help)"))
+}

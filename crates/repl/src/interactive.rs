@@ -1,0 +1,173 @@
+//! The terminal front end: rustyline with history and completion, Ctrl-C that cancels.
+
+use std::{
+    io::{self, Write},
+    path::PathBuf,
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc,
+    },
+};
+
+use rustyline::{
+    completion::{Completer, Pair},
+    error::ReadlineError,
+    highlight::Highlighter,
+    hint::Hinter,
+    history::DefaultHistory,
+    validate::Validator,
+    Context, Editor, Helper,
+};
+
+use crate::{
+    board::Style,
+    output::CliError,
+    session::{Hooks, Outcome, Session},
+};
+
+/// Completes commands at the start of a line, and legal retractions after `retract` or alone.
+#[derive(Default)]
+struct Completion {
+    commands: Vec<String>,
+    retractions: Vec<String>,
+}
+
+impl Completer for Completion {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..pos];
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let word = &before[start..];
+        // A move alone is a command too, so the first word may be either.
+        let command = before[..start].split_whitespace().next();
+        let words: Box<dyn Iterator<Item = &String>> = match command {
+            None => Box::new(self.commands.iter().chain(&self.retractions)),
+            Some("retract" | "paste") => Box::new(self.retractions.iter()),
+            Some(_) => Box::new(std::iter::empty()),
+        };
+        let candidates = words
+            .filter(|w| w.starts_with(word))
+            .map(|w| Pair {
+                display: w.clone(),
+                replacement: w.clone(),
+            })
+            .collect();
+        Ok((start, candidates))
+    }
+}
+
+impl Hinter for Completion {
+    type Hint = String;
+}
+impl Highlighter for Completion {}
+impl Validator for Completion {}
+impl Helper for Completion {}
+
+/// Where the history is kept: `$RETRACE_HISTORY`, else the user's data directory.
+fn history_path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("RETRACE_HISTORY") {
+        return Some(PathBuf::from(path));
+    }
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share"))
+        })?;
+    Some(data.join("retrace").join("history"))
+}
+
+/// Runs the REPL on a terminal until Ctrl-D or `quit`.
+pub fn run() -> Result<(), CliError> {
+    let mut editor: Editor<Completion, DefaultHistory> =
+        Editor::new().map_err(|e| CliError::Internal(format!("cannot start line editing: {e}")))?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    // While a command runs the terminal is not in raw mode, so Ctrl-C arrives as a signal: it
+    // cancels the search instead of killing the session. Installed after the editor, which sets a
+    // SIGINT handler of its own when it starts (at the prompt, raw mode reads Ctrl-C as a key).
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .map_err(|e| CliError::Internal(format!("cannot catch Ctrl-C: {e}")))?;
+    editor.set_helper(Some(Completion::default()));
+    let history = history_path();
+    if let Some(path) = &history {
+        let _ = editor.load_history(path);
+    }
+    let mut session = Session::new(Style::detect());
+    println!("Retrace: play chess backwards. Type help for the commands, Tab to complete.");
+    println!("{}", session_show(&mut session, &cancel));
+    loop {
+        if let Some(helper) = editor.helper_mut() {
+            helper.commands = crate::help::COMMANDS
+                .iter()
+                .map(|c| c.name.to_owned())
+                .collect();
+            helper.retractions = session.retraction_words();
+        }
+        match editor.readline(&session.prompt()) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.as_str());
+                }
+                cancel.store(false, Ordering::Relaxed);
+                let mut progress = |p: retrace_search::Progress| {
+                    eprint!(
+                        "\r  {} nodes, ply {}, {} solutions, {:.1} s   ",
+                        p.nodes,
+                        p.ply,
+                        p.solutions,
+                        p.elapsed.as_secs_f64()
+                    );
+                    let _ = io::stderr().flush();
+                };
+                let mut hooks = Hooks {
+                    cancel: Arc::clone(&cancel),
+                    progress: &mut progress,
+                };
+                let result = session.execute(&line, &mut hooks);
+                if cancel.load(Ordering::Relaxed) {
+                    eprintln!("\r  interrupted{:40}", "");
+                } else if line.trim_start().starts_with("solve") {
+                    eprint!("\r{:60}\r", "");
+                }
+                match result {
+                    Ok(Outcome::Quit) => break,
+                    Ok(Outcome::Show(text)) if text.is_empty() => {}
+                    Ok(Outcome::Show(text)) => println!("{text}"),
+                    Err(err) => println!("error: {err}"),
+                }
+            }
+            Err(ReadlineError::Interrupted) => println!("^C (Ctrl-D or quit to leave)"),
+            Err(ReadlineError::Eof) => break,
+            Err(err) => {
+                return Err(CliError::Internal(format!(
+                    "cannot read the terminal: {err}"
+                )))
+            }
+        }
+    }
+    if let Some(path) = &history {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = editor.save_history(path);
+    }
+    Ok(())
+}
+
+fn session_show(session: &mut Session, cancel: &Arc<AtomicBool>) -> String {
+    let mut ignore = |_: retrace_search::Progress| {};
+    let mut hooks = Hooks {
+        cancel: Arc::clone(cancel),
+        progress: &mut ignore,
+    };
+    match session.execute("show", &mut hooks) {
+        Ok(Outcome::Show(text)) => text,
+        _ => String::new(),
+    }
+}

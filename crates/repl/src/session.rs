@@ -1,0 +1,665 @@
+//! The state of one retractor session and the commands that change it.
+//!
+//! A [`Session`] holds the line of positions reached by retracting from the position set up, and
+//! executes one command line at a time, returning the text to show. Terminals and scripts both go
+//! through [`Session::execute`], so everything a person can do is testable without a terminal.
+
+use std::{
+    fmt::Write as _,
+    sync::{atomic::AtomicBool, Arc},
+};
+
+use retrace_legal::{analyze, Reason};
+use retrace_search::{
+    line_notation, solve, to_pgn, LegalPruner, Progress, SolveParams, DEFAULT_EXTRA,
+};
+use retrace_unmove::{Retraction, RetroPosition};
+use shakmaty::{Board, Color, Piece, Role, Square};
+
+use crate::{
+    board::{draw, Style},
+    commands::{parse_color, side_name},
+    help,
+};
+
+const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The deepest `solve` the REPL starts; deeper searches never finish on real positions.
+const MAX_SOLVE_DEPTH: u32 = 64;
+
+/// One position of the line, and how it was reached.
+#[derive(Clone)]
+struct Step {
+    pos: RetroPosition,
+    /// The retraction that led here from the previous step.
+    via: Option<Retraction>,
+    /// Set when the analysis proved this position (or one before it on the line) illegal.
+    illegal: bool,
+}
+
+/// What the front end should do after a command.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Show this text (possibly empty) and read the next command.
+    Show(String),
+    /// Leave the session.
+    Quit,
+}
+
+/// What a long command may use while it runs: a cancel flag and a progress report.
+pub struct Hooks<'a> {
+    pub cancel: Arc<AtomicBool>,
+    pub progress: &'a mut dyn FnMut(Progress),
+}
+
+/// The solutions of the last `solve`, found from step `root` of the line.
+struct Found {
+    root: usize,
+    lines: Vec<Vec<Retraction>>,
+}
+
+/// One retractor session.
+pub struct Session {
+    line: Vec<Step>,
+    current: usize,
+    /// A retraction led into an illegal position: the next command decides (`back` or continue).
+    pending_illegal: bool,
+    found: Option<Found>,
+    flipped: bool,
+    style: Style,
+}
+
+impl Session {
+    /// A session on the initial position, drawing the board in `style`.
+    #[must_use]
+    pub fn new(style: Style) -> Session {
+        let start = RetroPosition::from_fen(INITIAL_FEN)
+            .unwrap_or_else(|err| unreachable!("the initial position sets up: {err}"));
+        Session {
+            line: vec![Step {
+                pos: start,
+                via: None,
+                illegal: false,
+            }],
+            current: 0,
+            pending_illegal: false,
+            found: None,
+            flipped: false,
+            style,
+        }
+    }
+
+    /// The position the session stands on.
+    #[must_use]
+    pub fn position(&self) -> &RetroPosition {
+        &self.line[self.current].pos
+    }
+
+    /// Whether the current position is on a line already proven illegal.
+    #[must_use]
+    pub fn is_illegal(&self) -> bool {
+        self.line[self.current].illegal
+    }
+
+    /// The prompt: who retracts, how many retractions were taken, and an illegality mark.
+    #[must_use]
+    pub fn prompt(&self) -> String {
+        let mark = if self.is_illegal() { " ILLEGAL" } else { "" };
+        format!(
+            "{} retracts [{}]{mark}> ",
+            side_name(self.position().retracting()),
+            self.current
+        )
+    }
+
+    /// The legal retractions in notation, for completion after `retract`.
+    #[must_use]
+    pub fn retraction_words(&self) -> Vec<String> {
+        self.position()
+            .retractions()
+            .into_iter()
+            .map(|r| r.to_string())
+            .collect()
+    }
+
+    /// Executes one command line. Errors are one line and leave the session unchanged.
+    pub fn execute(&mut self, line: &str, hooks: &mut Hooks<'_>) -> Result<Outcome, String> {
+        let line = line.trim();
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        if self.pending_illegal {
+            self.pending_illegal = false;
+            if command == "back" {
+                return self.back().map(Outcome::Show);
+            }
+        }
+        let text = match command {
+            "" | "continue" => String::new(),
+            "quit" | "exit" => return Ok(Outcome::Quit),
+            "help" | "?" => help::text(rest)?,
+            "fen" => self.set_up(RetroPosition::from_fen(rest).map_err(|e| e.to_string())?),
+            "board" => self.set_up(parse_board_command(rest)?),
+            "pieces" => self.set_up(parse_piece_list(rest)?),
+            "show" => self.show(),
+            "flip" => {
+                self.flipped = !self.flipped;
+                self.show()
+            }
+            "list" => self.list(),
+            "retract" => self.retract_text(rest)?,
+            "paste" => self.paste(rest)?,
+            "undo" => self.undo()?,
+            "redo" => self.redo()?,
+            "start" => {
+                self.current = 0;
+                self.show()
+            }
+            "back" => return Err("back only follows a retraction into an illegal position".into()),
+            "history" => self.history()?,
+            "check" => self.check(),
+            "solve" => self.solve(rest, hooks)?,
+            "solutions" => self.solutions()?,
+            "step" => self.step_into(rest)?,
+            "mark" => self.mark(rest)?,
+            "export" => self.export(rest)?,
+            _ => {
+                // A move or a number alone is a retraction: the commonest thing to type.
+                if let Ok(text) = self.retract_text(line) {
+                    text
+                } else {
+                    return Err(format!("unknown command '{command}' (type help)"));
+                }
+            }
+        };
+        Ok(Outcome::Show(text))
+    }
+
+    fn set_up(&mut self, pos: RetroPosition) -> String {
+        let illegal = !analyze(&pos).reasons.is_empty();
+        self.line = vec![Step {
+            pos,
+            via: None,
+            illegal,
+        }];
+        self.current = 0;
+        self.found = None;
+        let mut text = self.show();
+        if illegal {
+            text.push_str("\nThe analysis proves this position illegal (type check for why).");
+        }
+        text
+    }
+
+    fn show(&self) -> String {
+        let pos = self.position();
+        let mut text = draw(pos, self.style, self.flipped);
+        let _ = writeln!(text, "FEN {}", pos.fen());
+        let marks: Vec<String> = [("frozen", pos.frozen()), ("promoted", pos.promoted())]
+            .iter()
+            .filter(|(_, squares)| squares.any())
+            .map(|(name, squares)| {
+                let list: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
+                format!("{name}: {}", list.join(" "))
+            })
+            .collect();
+        if !marks.is_empty() {
+            let _ = writeln!(text, "{}", marks.join("; "));
+        }
+        let count = pos.retractions().len();
+        let _ = write!(
+            text,
+            "{} retracts: {count} legal retraction{}",
+            side_name(pos.retracting()),
+            plural(count)
+        );
+        if count == 0 {
+            text.push_str(" (no history leads here: this position is illegal)");
+        }
+        if self.is_illegal() {
+            text.push_str("\nThis line is marked ILLEGAL: an earlier position was proven illegal.");
+        }
+        text
+    }
+
+    /// Every legal retraction, numbered, one line per unit.
+    fn list(&self) -> String {
+        let pos = self.position();
+        let retractions = pos.retractions();
+        if retractions.is_empty() {
+            return "no legal retraction: this position is illegal".into();
+        }
+        let mut groups: indexmap::IndexMap<Square, Vec<String>> = indexmap::IndexMap::new();
+        for (i, &r) in retractions.iter().enumerate() {
+            groups.entry(r.current_square()).or_default().push(format!(
+                "{:>3}. {}",
+                i + 1,
+                pos.notation(r)
+            ));
+        }
+        let mut text = format!(
+            "{} retracts: {} legal retraction{}{}\n",
+            side_name(pos.retracting()),
+            retractions.len(),
+            plural(retractions.len()),
+            if pos.is_check() {
+                " (the last move gave check: +)"
+            } else {
+                ""
+            }
+        );
+        for (square, moves) in groups {
+            let unit = pos.board().piece_at(square).map_or('?', Piece::char);
+            for (k, chunk) in moves.chunks(4).enumerate() {
+                let label = if k == 0 {
+                    format!("{unit}{square}")
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(text, "  {label:<4} {}", chunk.join("  "));
+            }
+        }
+        text.pop();
+        text
+    }
+
+    /// Parses a retraction given as notation or as a number from `list`.
+    fn parse_retraction(&self, what: &str) -> Result<Retraction, String> {
+        let pos = self.position();
+        if what.is_empty() {
+            return Err("usage: retract <move|number>".into());
+        }
+        match what.parse::<usize>() {
+            Ok(n) => {
+                let retractions = pos.retractions();
+                n.checked_sub(1)
+                    .and_then(|i| retractions.get(i).copied())
+                    .ok_or_else(|| format!("there is no retraction number {n} (see list)"))
+            }
+            Err(_) => pos.parse_retraction(what).map_err(|e| e.to_string()),
+        }
+    }
+
+    fn retract_text(&mut self, what: &str) -> Result<String, String> {
+        let r = self.parse_retraction(what)?;
+        let notation = self.position().notation(r);
+        let reasons = self.push(r);
+        let mut text = format!("retracted {notation}\n{}", self.show());
+        if !reasons.is_empty() {
+            self.pending_illegal = true;
+            text.push_str("\nThe analysis proves this position illegal:");
+            for reason in &reasons {
+                let _ = write!(text, "\n  {reason}");
+            }
+            text.push_str("\nType back to take the retraction back, or go on (the line stays marked ILLEGAL).");
+        }
+        Ok(text)
+    }
+
+    /// Retracts `r` from the current position, dropping any redo steps. Returns the reasons the
+    /// new position is illegal, if it newly is.
+    fn push(&mut self, r: Retraction) -> Vec<Reason> {
+        let step = &self.line[self.current];
+        let pos = step.pos.retract(r);
+        let reasons = if step.illegal {
+            Vec::new()
+        } else {
+            analyze(&pos).reasons
+        };
+        let illegal = step.illegal || !reasons.is_empty();
+        self.line.truncate(self.current + 1);
+        self.line.push(Step {
+            pos,
+            via: Some(r),
+            illegal,
+        });
+        self.current += 1;
+        reasons
+    }
+
+    /// Retracts a sequence, last move first; all of it or nothing.
+    fn paste(&mut self, moves: &str) -> Result<String, String> {
+        let words: Vec<&str> = moves
+            .split_whitespace()
+            .filter(|w| !w.ends_with('.'))
+            .collect();
+        if words.is_empty() {
+            return Err("usage: paste <move> <move> ... (last move first)".into());
+        }
+        let mut pos = self.position().clone();
+        let mut line = Vec::with_capacity(words.len());
+        for (i, word) in words.iter().enumerate() {
+            let r = pos
+                .parse_retraction(word)
+                .map_err(|e| format!("move {} of the paste: {e}; nothing was retracted", i + 1))?;
+            pos = pos.retract(r);
+            line.push(r);
+        }
+        let mut illegal_at = None;
+        for (i, r) in line.into_iter().enumerate() {
+            if !self.push(r).is_empty() && illegal_at.is_none() {
+                illegal_at = Some(i + 1);
+            }
+        }
+        let mut text = format!("retracted {} moves\n{}", words.len(), self.show());
+        if let Some(i) = illegal_at {
+            let _ = write!(
+                text,
+                "\nThe position after move {i} of the paste is illegal (type check)."
+            );
+        }
+        Ok(text)
+    }
+
+    fn undo(&mut self) -> Result<String, String> {
+        if self.current == 0 {
+            return Err("nothing to undo: this is the position set up".into());
+        }
+        self.current -= 1;
+        Ok(self.show())
+    }
+
+    fn redo(&mut self) -> Result<String, String> {
+        if self.current + 1 >= self.line.len() {
+            return Err("nothing to redo".into());
+        }
+        self.current += 1;
+        Ok(self.show())
+    }
+
+    fn back(&mut self) -> Result<String, String> {
+        self.undo().map(|text| {
+            self.line.truncate(self.current + 1);
+            format!("took the retraction back\n{text}")
+        })
+    }
+
+    /// The retractions from the start to here, last move first (the first one retracted is the
+    /// last move of the game).
+    fn taken(&self) -> Vec<Retraction> {
+        self.line[1..=self.current]
+            .iter()
+            .filter_map(|s| s.via)
+            .collect()
+    }
+
+    fn history(&self) -> Result<String, String> {
+        if self.current == 0 {
+            return Ok("no retractions yet".into());
+        }
+        let start = &self.line[0].pos;
+        let taken = self.taken();
+        let retro = line_notation(start, &taken).join(" ");
+        let pgn = to_pgn(start, &taken).map_err(|e| e.to_string())?;
+        Ok(format!(
+            "retracted (last move first): {retro}\n\nas a game:\n{}",
+            pgn.trim_end()
+        ))
+    }
+
+    fn check(&self) -> String {
+        let pos = self.position();
+        let analysis = analyze(pos);
+        let mut text = if analysis.reasons.is_empty() {
+            "no contradiction found".to_owned()
+        } else {
+            let mut t = "illegal:".to_owned();
+            for reason in &analysis.reasons {
+                let _ = write!(t, "\n  {reason}");
+            }
+            t
+        };
+        for color in Color::ALL {
+            let c = analysis.captures.get(color);
+            let _ = write!(
+                text,
+                "\n{}: at least {} capture{} ({} by pawns), at least {} promoted unit{}",
+                side_name(color),
+                c.total,
+                plural(c.total as usize),
+                c.by_pawns,
+                analysis.promoted.get(color),
+                plural(*analysis.promoted.get(color) as usize)
+            );
+        }
+        text
+    }
+
+    fn solve(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
+        let request = SolveRequest::parse(args)?;
+        let pos = self.position().clone();
+        let params = SolveParams {
+            depth: request.depth,
+            extra: request.extra,
+            max_solutions: request.max,
+            no_uncapture: request.no_uncapture,
+            cancel: Some(Arc::clone(&hooks.cancel)),
+            progress: Some(&mut *hooks.progress),
+            ..SolveParams::default()
+        };
+        let found = solve(&pos, params, &LegalPruner);
+        let count = found.lines.len();
+        let mut text = format!(
+            "{count} solution{}{} ({} nodes, {:.1} ms)",
+            plural(count),
+            if found.complete {
+                ""
+            } else {
+                " so far: the search was cut short"
+            },
+            found.nodes,
+            found.elapsed.as_secs_f64() * 1e3
+        );
+        self.found = Some(Found {
+            root: self.current,
+            lines: found.lines,
+        });
+        text.push_str(&self.solution_list());
+        if count > 0 {
+            text.push_str("\n(step K walks into solution K)");
+        }
+        Ok(text)
+    }
+
+    fn solution_list(&self) -> String {
+        let Some(found) = &self.found else {
+            return String::new();
+        };
+        let root = &self.line[found.root].pos;
+        let mut text = String::new();
+        for (i, line) in found.lines.iter().enumerate().take(200) {
+            let _ = write!(
+                text,
+                "\n{:>4}. {}",
+                i + 1,
+                line_notation(root, line).join(" ")
+            );
+        }
+        if found.lines.len() > 200 {
+            let _ = write!(text, "\n     ... and {} more", found.lines.len() - 200);
+        }
+        text
+    }
+
+    fn solutions(&self) -> Result<String, String> {
+        match &self.found {
+            None => Err("no solve yet".into()),
+            Some(found) => Ok(format!(
+                "{} solution{}{}",
+                found.lines.len(),
+                plural(found.lines.len()),
+                self.solution_list()
+            )),
+        }
+    }
+
+    /// Walks into solution `k`: its retractions become the line after the solve's position.
+    fn step_into(&mut self, what: &str) -> Result<String, String> {
+        let found = self.found.as_ref().ok_or("no solve yet")?;
+        let k: usize = what
+            .parse()
+            .map_err(|_| "usage: step <solution number>".to_owned())?;
+        let line = k
+            .checked_sub(1)
+            .and_then(|i| found.lines.get(i))
+            .ok_or_else(|| format!("there is no solution number {k}"))?
+            .clone();
+        self.current = found.root;
+        for r in line {
+            self.push(r);
+        }
+        Ok(format!("solution {k}\n{}", self.show()))
+    }
+
+    fn mark(&mut self, args: &str) -> Result<String, String> {
+        let mut words = args.split_whitespace();
+        let (Some(kind), Some(square), None) = (words.next(), words.next(), words.next()) else {
+            return Err("usage: mark frozen|promoted <square>".into());
+        };
+        let square: Square = square
+            .parse()
+            .map_err(|_| format!("'{square}' is not a square"))?;
+        let mut pos = self.position().clone();
+        match kind {
+            "frozen" => pos.mark_frozen(square),
+            "promoted" => pos.mark_promoted(square),
+            _ => return Err("usage: mark frozen|promoted <square>".into()),
+        }
+        .map_err(|e| e.to_string())?;
+        // Later steps were found without the mark; they no longer follow.
+        self.line.truncate(self.current + 1);
+        self.line[self.current].pos = pos;
+        self.found = None;
+        Ok(self.show())
+    }
+
+    fn export(&self, args: &str) -> Result<String, String> {
+        let (kind, file) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        let content = match kind {
+            "fen" => format!("{}\n", self.position().fen()),
+            "pgn" => {
+                let start = &self.line[0].pos;
+                to_pgn(start, &self.taken()).map_err(|e| e.to_string())?
+            }
+            _ => return Err("usage: export pgn|fen [file]".into()),
+        };
+        let file = file.trim();
+        if file.is_empty() {
+            return Ok(content.trim_end().to_owned());
+        }
+        std::fs::write(file, &content).map_err(|e| format!("cannot write {file}: {e}"))?;
+        Ok(format!("wrote {file}"))
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `board <BOARD> <w|b>`.
+fn parse_board_command(rest: &str) -> Result<RetroPosition, String> {
+    let (board, side) = rest
+        .rsplit_once(char::is_whitespace)
+        .ok_or("usage: board <BOARD> <w|b> (w or b: the side that made the last move)")?;
+    let side = parse_color(side).map_err(|e| e.to_string())?;
+    RetroPosition::from_board_fen(board.trim(), side).map_err(|e| e.to_string())
+}
+
+/// `pieces white Kh1 Qf8 e2 black Kf6 retract w`.
+fn parse_piece_list(rest: &str) -> Result<RetroPosition, String> {
+    let mut board = Board::empty();
+    let mut color = None;
+    let mut retract = None;
+    let mut words = rest.split_whitespace();
+    while let Some(word) = words.next() {
+        match word.to_ascii_lowercase().as_str() {
+            "white" | "w" => color = Some(Color::White),
+            "black" | "b" => color = Some(Color::Black),
+            "retract" | "retracts" => {
+                let side = words.next().ok_or("say which side retracts: retract w|b")?;
+                retract = Some(parse_color(side).map_err(|e| e.to_string())?);
+            }
+            _ => {
+                let color = color.ok_or_else(|| format!("say white or black before {word}"))?;
+                let (role, square) = parse_unit(word)?;
+                if board.piece_at(square).is_some() {
+                    return Err(format!("{square} is given twice"));
+                }
+                board.set_piece_at(square, Piece { color, role });
+            }
+        }
+    }
+    let retract = retract.ok_or("say which side made the last move: ... retract w|b")?;
+    RetroPosition::from_board(board, retract).map_err(|e| e.to_string())
+}
+
+/// `Kh1`, `Qf8`, `e2` or `Pe2`.
+fn parse_unit(word: &str) -> Result<(Role, Square), String> {
+    let bad = || format!("'{word}' is not a unit: write Kh1, Qf8, e2");
+    let (role, square) = match word.chars().next() {
+        Some(c) if c.is_ascii_uppercase() => (
+            Role::from_char(c.to_ascii_lowercase()).ok_or_else(bad)?,
+            &word[1..],
+        ),
+        _ => (Role::Pawn, word),
+    };
+    Ok((role, square.parse().map_err(|_| bad())?))
+}
+
+/// The arguments of `solve N [extra E] [max M] [no-uncapture white|black|both]`.
+struct SolveRequest {
+    depth: u32,
+    extra: u32,
+    max: Option<usize>,
+    no_uncapture: [bool; 2],
+}
+
+impl SolveRequest {
+    fn parse(args: &str) -> Result<SolveRequest, String> {
+        let usage = "usage: solve N [extra E] [max M] [no-uncapture white|black|both]";
+        let mut words = args.split_whitespace();
+        let depth = parse_depth(words.next().ok_or(usage)?)?;
+        let mut request = SolveRequest {
+            depth,
+            extra: DEFAULT_EXTRA,
+            max: None,
+            no_uncapture: [false; 2],
+        };
+        while let Some(word) = words.next() {
+            let value = words.next().ok_or(usage)?;
+            match word {
+                "extra" => request.extra = parse_depth(value)?,
+                "max" => {
+                    request.max = Some(
+                        value
+                            .parse()
+                            .map_err(|_| format!("max '{value}' is not a number"))?,
+                    )
+                }
+                "no-uncapture" => {
+                    // Indexed by shakmaty's Color as usize: Black = 0, White = 1.
+                    request.no_uncapture = match value {
+                        "white" | "w" => [false, true],
+                        "black" | "b" => [true, false],
+                        "both" => [true, true],
+                        _ => return Err(usage.into()),
+                    }
+                }
+                _ => return Err(usage.into()),
+            }
+        }
+        Ok(request)
+    }
+}
+
+fn parse_depth(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n <= MAX_SOLVE_DEPTH => Ok(n),
+        _ => Err(format!(
+            "depth '{text}' must be a whole number from 0 to {MAX_SOLVE_DEPTH}"
+        )),
+    }
+}
