@@ -16,6 +16,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Analyse a position's legality, with the reasons and the captures it needs.
+    Check(PositionArgs),
     /// List every legal retraction of a position.
     List(PositionArgs),
     /// Count the leaves of the retraction tree DEPTH plies deep.

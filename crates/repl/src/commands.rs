@@ -28,6 +28,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         None => repl(None, false),
         Some(Command::Repl { script, strict }) => repl(script.as_deref(), strict),
         Some(Command::List(args)) => for_each_position(&args, list),
+        Some(Command::Check(args)) => for_each_position(&args, check),
         Some(Command::Solve {
             position,
             depth,
@@ -183,6 +184,50 @@ pub fn side_name(color: Color) -> &'static str {
         Color::White => "White",
         Color::Black => "Black",
     }
+}
+
+/// `check`: the static analysis, its reasons and its deductions.
+fn check(pos: &RetroPosition) -> Result<Answer, CliError> {
+    let analysis = retrace_legal::analyze(pos);
+    let illegal = !analysis.reasons.is_empty();
+    let reasons: Vec<Value> = analysis
+        .reasons
+        .iter()
+        .map(|r| {
+            let squares: Vec<String> = r.squares.iter().map(ToString::to_string).collect();
+            json!({ "code": r.code.as_str(), "message": r.message, "squares": squares })
+        })
+        .collect();
+    let by_side =
+        |f: &dyn Fn(Color) -> u64| json!({ "white": f(Color::White), "black": f(Color::Black) });
+    let mut text = if illegal {
+        "illegal\n".to_owned()
+    } else {
+        "no contradiction found\n".to_owned()
+    };
+    for r in &analysis.reasons {
+        text.push_str(&format!("  {r}\n"));
+    }
+    for color in Color::ALL {
+        let c = analysis.captures.get(color);
+        text.push_str(&format!(
+            "{}: at least {} captures ({} by pawns), at least {} promoted units\n",
+            side_name(color),
+            c.total,
+            c.by_pawns,
+            analysis.promoted.get(color)
+        ));
+    }
+    Ok(Answer {
+        json: json!({
+            "verdict": if illegal { "illegal" } else { "no_contradiction" },
+            "reasons": reasons,
+            "captures": by_side(&|c| u64::from(analysis.captures.get(c).total)),
+            "captures_by_pawns": by_side(&|c| u64::from(analysis.captures.get(c).by_pawns)),
+            "promoted": by_side(&|c| u64::from(*analysis.promoted.get(c))),
+        }),
+        text,
+    })
 }
 
 /// `list`: every legal retraction with the FEN of the position it leads to.

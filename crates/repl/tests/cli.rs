@@ -176,3 +176,51 @@ fn malformed_input_is_one_line_and_exit_2() {
         );
     }
 }
+
+#[test]
+fn check_json_has_the_contract_fields() {
+    // Black moved last yet its king stands in check from the rook: illegal, with the squares.
+    let out = retrace(&["check", "4k3/8/8/8/8/8/8/4R1K1 w - -", "--json"], "");
+    assert!(
+        out.status.success(),
+        "an illegal verdict is still a successful run"
+    );
+    let doc = json(&out);
+    assert_eq!(doc["verdict"], "illegal");
+    let reason = &doc["reasons"][0];
+    assert!(reason["code"].as_str().is_some_and(|c| !c.is_empty()));
+    assert!(reason["message"].as_str().is_some_and(|m| m.contains("e8")));
+    let squares: Vec<&str> = reason["squares"]
+        .as_array()
+        .expect("squares")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        squares.contains(&"e8") && squares.contains(&"e1"),
+        "{squares:?}"
+    );
+    // White's pawn on b3 came from another file: at least one capture by White.
+    let doc = json(&retrace(&["check", BRANDIS, "--json"], ""));
+    assert_eq!(doc["verdict"], "no_contradiction");
+    assert!(doc["reasons"].as_array().is_some_and(Vec::is_empty));
+    assert!(
+        doc["captures"]["white"].as_u64().is_some_and(|n| n >= 1),
+        "{doc}"
+    );
+    assert!(doc["captures"]["black"].is_u64() && doc["promoted"]["white"].is_u64());
+}
+
+#[test]
+fn check_batch_mode_keeps_order() {
+    let input = "4k3/8/8/8/8/8/8/4R1K1 w - -\nnonsense\n8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\n";
+    let out = retrace(&["check", "-", "--json"], input);
+    let verdicts: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON line"))
+        .collect();
+    assert_eq!(verdicts.len(), 3);
+    assert_eq!(verdicts[0]["verdict"], "illegal");
+    assert!(verdicts[1]["error"].is_string());
+    assert_eq!(verdicts[2]["verdict"], "no_contradiction");
+}

@@ -7,7 +7,9 @@ use std::{
     time::{Duration, Instant},
 };
 
-use retrace_search::{line_notation, prove, solve, to_pgn, NoPruning, Proof, SolveParams};
+use retrace_search::{
+    line_notation, prove, solve, to_pgn, LegalPruner, NoPruning, Proof, SolveParams,
+};
 use retrace_testkit::{random_game, retro_position};
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Color, Move, Position};
@@ -176,7 +178,7 @@ fn real_histories_from_random_games_are_never_lost() {
                 max_nodes: Some(200_000),
                 ..SolveParams::default()
             };
-            let found = solve(&p, params, &NoPruning);
+            let found = solve(&p, params, &LegalPruner);
             if !found.complete {
                 break;
             }
