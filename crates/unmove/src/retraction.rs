@@ -142,7 +142,8 @@ impl fmt::Display for Retraction {
 
 fn syntax(text: &str, why: &'static str) -> NotationError {
     NotationError::Syntax {
-        text: text.to_owned(),
+        // Escaped so the message stays one line whatever the input holds (a newline, a tab).
+        text: text.escape_debug().to_string(),
         why,
     }
 }
