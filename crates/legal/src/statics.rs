@@ -11,9 +11,27 @@
 //! from its home square or from a promotion square (a promotion square is usable only when it and one
 //! square a pawn can promote from are not static). A flood fill through non-static squares therefore
 //! proves a unit promoted (no home square reachable), or its square unreachable (neither).
+//!
+//! Three refinements sharpen the flood fill:
+//! - *Closed back-rank segments.* A run of non-static back-rank squares whose neighbours on the
+//!   back rank and the second rank are all static can be left or entered only by a knight's jump.
+//!   If it holds no original knight and is now full of units other than knights, it was full at
+//!   every moment (no unit can come in but a knight capturing an original, and the originals never
+//!   leave), so nothing in it ever moved: a king and queen swapped behind their bishops and pawns
+//!   are illegal (CQLi's "King and Queen are swapped"), and in place they are static. If one
+//!   original of such a segment is missing, it was captured at home by a knight before anything in
+//!   the segment moved.
+//! - *Permanent attacks.* A king can never stand on a square attacked by a static enemy unit (a
+//!   pawn on its second rank, or a static piece's adjacent squares): it would have moved into
+//!   check. Kings flood through the other squares only (CQLi's "no legal path" for a king).
+//! - *Pawn timing.* A pawn that advanced one rank from a unique square stood on that square from
+//!   the start until one move T and on its present square from T on. A unit's path is therefore a
+//!   path avoiding the first square up to T and then a path avoiding the second (Bláthy's rook
+//!   behind h7-h6). Each such pawn is used alone, the others counted as open, which
+//!   over-approximates the paths and so stays sound.
 
 use retrace_unmove::RetroPosition;
-use shakmaty::{attacks, Bitboard, ByColor, Color, File, Piece, Rank, Role, Square};
+use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Piece, Rank, Role, Square};
 
 use crate::{
     types::{squares_text, Reason, ReasonCode},
@@ -37,10 +55,46 @@ pub(crate) struct Statics {
     pub captured_at_home: ByColor<Bitboard>,
     /// Pieces that can have come neither from home nor from a promotion.
     pub unreachable: Bitboard,
+    /// Why each unit of `unreachable` is unreachable, in square order.
+    pub unreachable_why: Vec<(Square, Wall)>,
+    /// Static squares (occupied at every moment of the game): the walls of every flood fill.
+    pub fixed: Bitboard,
+    /// Present squares of the pawns with a known one-step history (see [`timed_from`]).
+    pub timed: Bitboard,
+    /// Home squares of originals proven captured there without ever having moved, per colour.
+    pub died_at_home: ByColor<Bitboard>,
+    /// Closed back-rank segments whose units contradict the fact that nothing in them moved.
+    pub rearranged: Vec<Rearranged>,
+}
+
+/// What walls a unit in (see [`Statics::unreachable_why`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wall {
+    /// Static units alone.
+    Static,
+    /// Static units and the squares static enemy units attack (kings only).
+    Attacks,
+    /// Static units and the one-step pawn now on the square given, whose two squares were blocked
+    /// one before and one after its move.
+    Timing(Square),
+}
+
+/// A closed back-rank segment that cannot look the way it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Rearranged {
+    /// The colour whose back rank holds the segment.
+    pub color: Color,
+    /// The squares of the segment.
+    pub segment: Bitboard,
+    /// The units that contradict: intruders (units that can never have entered) or, in a full
+    /// segment, the units not on their initial squares.
+    pub wrong: Bitboard,
+    /// Whether `wrong` are intruders (otherwise: a full segment rearranged).
+    pub intruders: bool,
 }
 
 /// The role whose original stands on `sq` in the initial array, for `color`'s back rank.
-fn home_role(color: Color, sq: Square) -> Option<Role> {
+pub(crate) fn home_role(color: Color, sq: Square) -> Option<Role> {
     if sq.rank() != color.backrank() {
         return None;
     }
@@ -70,7 +124,7 @@ pub(crate) fn homes(color: Color, role: Role) -> Bitboard {
 }
 
 /// Squares one step of `role` away from `sq` (for sliders: the adjacent squares on their lines).
-fn steps(role: Role, sq: Square) -> Bitboard {
+pub(crate) fn steps(role: Role, sq: Square) -> Bitboard {
     match role {
         Role::Pawn => Bitboard::EMPTY,
         Role::Knight => attacks::knight_attacks(sq),
@@ -81,7 +135,7 @@ fn steps(role: Role, sq: Square) -> Bitboard {
 }
 
 /// One step of `role` from every square of `from`.
-fn dilate(role: Role, from: Bitboard) -> Bitboard {
+pub(crate) fn dilate(role: Role, from: Bitboard) -> Bitboard {
     let b = u64::from(from);
     let not_a = !0x0101_0101_0101_0101u64;
     let not_h = !0x8080_8080_8080_8080u64;
@@ -104,7 +158,7 @@ fn dilate(role: Role, from: Bitboard) -> Bitboard {
 }
 
 /// Promotion squares of `color` a pawn can ever have promoted on, given the static squares.
-fn promotion_squares(color: Color, fixed: Bitboard) -> Bitboard {
+pub(crate) fn promotion_squares(color: Color, fixed: Bitboard) -> Bitboard {
     let last = Bitboard::from_rank(color.relative_rank(Rank::Eighth));
     (last & !fixed)
         .into_iter()
@@ -122,7 +176,13 @@ fn promotion_squares(color: Color, fixed: Bitboard) -> Bitboard {
 /// The squares a unit of `role` on `from` can have visited, moving by steps through `open` squares.
 /// Stops early once the region meets `target` and exceeds `limit` squares: then the caller learns
 /// only that much (a target is reachable, the region is larger than `limit`).
-fn region(role: Role, from: Square, open: Bitboard, target: Bitboard, limit: usize) -> Bitboard {
+pub(crate) fn region(
+    role: Role,
+    from: Square,
+    open: Bitboard,
+    target: Bitboard,
+    limit: usize,
+) -> Bitboard {
     let mut seen = Bitboard::from_square(from);
     let mut frontier = seen;
     loop {
@@ -136,6 +196,154 @@ fn region(role: Role, from: Square, open: Bitboard, target: Bitboard, limit: usi
             return seen;
         }
     }
+}
+
+/// The largest region (in squares) whose paths are refined by pawn timing; larger regions are left
+/// as they are, which is sound (a larger region only allows more).
+const TIMING_LIMIT: usize = 16;
+
+/// The closure of `seeds` under steps of `role` into `open` squares (the seeds are kept even when
+/// they are not open).
+pub(crate) fn flood(role: Role, seeds: Bitboard, open: Bitboard) -> Bitboard {
+    let mut seen = seeds;
+    let mut frontier = seeds;
+    loop {
+        let next = dilate(role, frontier) & open & !seen;
+        if next.is_empty() {
+            return seen;
+        }
+        seen |= next;
+        frontier = next;
+    }
+}
+
+/// Squares attacked at every moment of the game by the static units of `by` (in `fixed`): the
+/// squares a pawn on its second rank attacks, and the squares next to a static piece on its lines.
+/// A king of the other colour can never have stood on one of them.
+pub(crate) fn permanently_attacked(board: &Board, fixed: Bitboard, by: Color) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for sq in fixed & board.by_color(by) {
+        if let Some(piece) = board.piece_at(sq) {
+            // With every square occupied a slider attacks exactly its adjacent squares, which no
+            // blocker can ever shield.
+            out |= attacks::attacks(sq, piece, Bitboard::FULL);
+        }
+    }
+    out
+}
+
+/// A pawn with a known one-step history: it stood on `from` from the start until one move T and
+/// has stood on `to` from T until now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Timed {
+    /// The pawn's colour.
+    pub color: Color,
+    /// Its start square (on its second rank).
+    pub from: Square,
+    /// Its present square (on its third rank).
+    pub to: Square,
+}
+
+/// The history of the pawn on `to`, if it is a pawn on its third rank with exactly one square it can
+/// have come from. A pawn on its third rank advanced once, from its second rank: straight or by a
+/// capture; a static square of the second rank holds a pawn that never moved, so it is not the
+/// origin. With one candidate left the pawn's whole history is known.
+pub(crate) fn timed_from(board: &Board, fixed: Bitboard, to: Square) -> Option<Timed> {
+    let Piece { color, role } = board.piece_at(to)?;
+    if role != Role::Pawn || color.relative_rank(to.rank()) != Rank::Third {
+        return None;
+    }
+    let back = if color.is_white() { -8 } else { 8 };
+    let straight = to
+        .offset(back)
+        .map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let origins = (straight | attacks::pawn_attacks(color.other(), to)) & !fixed;
+    origins
+        .single_square()
+        .map(|from| Timed { color, from, to })
+}
+
+/// Present squares of every pawn with a known one-step history (see [`timed_from`]).
+fn timed_pawns(board: &Board, fixed: Bitboard) -> Bitboard {
+    let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
+        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
+    third
+        .into_iter()
+        .filter(|&sq| timed_from(board, fixed, sq).is_some())
+        .collect()
+}
+
+/// The squares a unit of `role` now on `x` can have stood on at the moment `t` was played or
+/// earlier, given that `walls` were occupied throughout, `t.from` up to that move and `t.to` after
+/// it. For a king of the other colour than the pawn (`king` is its colour), the pawn's attacks close
+/// squares too: those of `t.from` before the move, those of `t.to` after it.
+///
+/// The unit's path after the move runs through squares open after it, from a square `y` where it
+/// stood at the move: `y` is neither `t.from` (the pawn stood there) nor `t.to` (the pawn moved
+/// there). For a king `y` may be attacked from `t.to` (the pawn's move gave check), so it is any
+/// square next to that path. Before the move the path runs through squares open before it.
+pub(crate) fn timed_back(
+    role: Role,
+    x: Square,
+    walls: Bitboard,
+    t: Timed,
+    king: Option<Color>,
+    limit: usize,
+) -> Option<Bitboard> {
+    let (att0, att1) = match king {
+        Some(k) if k != t.color => (
+            attacks::pawn_attacks(t.color, t.from),
+            attacks::pawn_attacks(t.color, t.to),
+        ),
+        _ => (Bitboard::EMPTY, Bitboard::EMPTY),
+    };
+    let open0 = !walls & !Bitboard::from_square(t.from) & !att0;
+    let open1 = !walls & !Bitboard::from_square(t.to) & !att1;
+    let after = bounded_flood(role, Bitboard::from_square(x), open1, limit)?;
+    let at_move = if king.is_some() {
+        after | dilate(Role::King, after)
+    } else {
+        after
+    } & open0
+        & !Bitboard::from_square(t.to);
+    Some(flood(role, at_move, open0))
+}
+
+/// The squares an original of `role` starting on `home` can ever have visited, given that `walls`
+/// were occupied throughout, `t.from` up to the pawn's move and `t.to` after it, if they are at
+/// most `limit`. The mirror image of [`timed_back`] for pieces other than kings.
+fn timed_forward(
+    role: Role,
+    home: Square,
+    walls: Bitboard,
+    t: Timed,
+    limit: usize,
+) -> Option<Bitboard> {
+    let open0 = !walls & !Bitboard::from_square(t.from);
+    let open1 = !walls & !Bitboard::from_square(t.to);
+    let before = bounded_flood(role, Bitboard::from_square(home), open0, limit)?;
+    let after = bounded_flood(role, before & !Bitboard::from_square(t.to), open1, limit)?;
+    Some(before | after).filter(|b| b.count() <= limit)
+}
+
+/// [`flood`], given up (`None`) as soon as it exceeds `limit` squares.
+pub(crate) fn bounded_flood(
+    role: Role,
+    seeds: Bitboard,
+    open: Bitboard,
+    limit: usize,
+) -> Option<Bitboard> {
+    let mut seen = seeds;
+    let mut frontier = seeds;
+    while seen.count() <= limit {
+        let next = dilate(role, frontier) & open & !seen;
+        if next.is_empty() {
+            return Some(seen);
+        }
+        seen |= next;
+        frontier = next;
+    }
+    None
 }
 
 /// Runs the static analysis of `pos`.
@@ -175,17 +383,21 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
             break;
         }
     }
-    let mut out = Statics {
-        never_moved: fixed & board.occupied(),
-        ..Statics::default()
-    };
+    let mut out = Statics::default();
     for color in Color::ALL {
         *out.stuck_missing.get_mut(color) = *stuck.get(color);
+        *out.died_at_home.get_mut(color) = *stuck.get(color);
+        segments(board, color, &mut fixed, &mut out);
+    }
+    out.never_moved = fixed & board.occupied();
+    out.fixed = fixed;
+    out.timed = timed_pawns(board, fixed);
+    for color in Color::ALL {
         pens(board, color, fixed, &mut out);
     }
     let open = !fixed;
     let promo = ByColor::new_with(|c| promotion_squares(c, fixed));
-    let limit = CAGE_LIMIT as usize;
+    let attacked = ByColor::new_with(|c| permanently_attacked(board, fixed, c));
     for sq in board.occupied() & !board.pawns() {
         let Some(Piece { color, role }) = board.piece_at(sq) else {
             continue;
@@ -202,13 +414,51 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
         } else {
             *promo.get(color)
         };
-        let seen = region(role, sq, open, home, limit);
-        if seen.count() <= limit {
+        let seen = region(role, sq, open, home, TIMING_LIMIT);
+        if seen.count() <= CAGE_LIMIT as usize {
             out.caged.add(sq);
         }
-        if (seen & home).is_empty() {
-            if (seen & promotion).is_empty() {
+        let mut wall = Wall::Static;
+        let mut walls = fixed;
+        let mut seen = seen;
+        let mut home_ok = (seen & home).any();
+        if role == Role::King && home_ok {
+            walls |= *attacked.get(color.other());
+            seen = region(role, sq, !walls, home, TIMING_LIMIT);
+            home_ok = (seen & home).any();
+            if !home_ok {
+                wall = Wall::Attacks;
+            }
+        }
+        // When the home square is not reached the region is complete, and so is this set.
+        let mut promo_ok = seen & promotion;
+        if home_ok || promo_ok.any() {
+            // Pawns with a known history within two steps of the unit can have shut it in.
+            let first = dilate(role, Bitboard::from_square(sq));
+            let near = first | dilate(role, first & !walls);
+            let king = (role == Role::King).then_some(color);
+            for to in out.timed {
+                let Some(t) = timed_from(board, fixed, to) else {
+                    continue;
+                };
+                if !near.contains(t.from) && !near.contains(t.to) {
+                    continue;
+                }
+                let Some(origins) = timed_back(role, sq, walls, t, king, TIMING_LIMIT) else {
+                    continue;
+                };
+                home_ok &= (origins & home).any();
+                promo_ok &= origins;
+                if !home_ok && promo_ok.is_empty() {
+                    wall = Wall::Timing(t.to);
+                    break;
+                }
+            }
+        }
+        if !home_ok {
+            if promo_ok.is_empty() {
                 out.unreachable.add(sq);
+                out.unreachable_why.push((sq, wall));
             } else {
                 out.promoted.add(sq);
             }
@@ -218,14 +468,161 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
     out
 }
 
+/// Closed back-rank segments of `color` (see the module documentation): makes full segments that
+/// are in place static (adding them to `fixed`), records the contradictions, and records an
+/// original missing from an otherwise full segment as captured at home.
+///
+/// Proof for a segment `C` (a maximal run of non-static back-rank squares whose neighbours on the
+/// second rank are all static, so every square next to `C` is static). At the start `C` is full of
+/// `color`'s originals. A unit other than a knight moves by steps (a slider passes every square in
+/// between, castling too), so it can neither enter nor leave `C`; a promotion in `C` would need a
+/// pawn on a static second-rank square. With no original knight in `C`, the first event touching
+/// `C` is a knight capturing an original on its home square (the king is never captured), since
+/// before it `C` is full and nothing in it can move. So the units of `C` other than knights are
+/// always originals of `C`, and their number never grows. If now there are as many as squares, none
+/// was ever captured, `C` was always full and nothing in it moved. If now there is one fewer, exactly
+/// one original was captured, and it was the first event: on its home square, by a knight.
+fn segments(board: &Board, color: Color, fixed: &mut Bitboard, out: &mut Statics) {
+    let back = color.backrank();
+    let second = color.relative_rank(Rank::Second);
+    let at = |file: u32, rank: Rank| Square::from_coords(File::new(file), rank);
+    let mut file = 0u32;
+    while file < 8 {
+        if fixed.contains(at(file, back)) {
+            file += 1;
+            continue;
+        }
+        let lo = file;
+        let mut hi = file;
+        while hi < 7 && !fixed.contains(at(hi + 1, back)) {
+            hi += 1;
+        }
+        file = hi + 1;
+        let closed =
+            (lo.saturating_sub(1)..=(hi + 1).min(7)).all(|f| fixed.contains(at(f, second)));
+        if !closed {
+            continue;
+        }
+        let segment: Bitboard = (lo..=hi).map(|f| at(f, back)).collect();
+        // Originals still to be matched, by role index.
+        let mut left = [0u8; 6];
+        let mut knights = false;
+        for sq in segment {
+            if let Some(role) = home_role(color, sq) {
+                knights |= role == Role::Knight;
+                left[role as usize - 1] += 1;
+            }
+        }
+        if knights {
+            continue;
+        }
+        let mut intruders = Bitboard::EMPTY;
+        let mut present = 0;
+        for sq in segment & board.occupied() {
+            let Some(piece) = board.piece_at(sq) else {
+                continue;
+            };
+            if piece.role == Role::Knight {
+                continue;
+            }
+            let slot = &mut left[piece.role as usize - 1];
+            if piece.color != color || *slot == 0 {
+                intruders.add(sq);
+            } else {
+                *slot -= 1;
+                present += 1;
+            }
+        }
+        if intruders.any() {
+            out.rearranged.push(Rearranged {
+                color,
+                segment,
+                wrong: intruders,
+                intruders: true,
+            });
+            continue;
+        }
+        let n = segment.count();
+        if present == n {
+            let wrong: Bitboard = segment
+                .into_iter()
+                .filter(|&sq| {
+                    board.piece_at(sq).map(|p| (p.color, Some(p.role)))
+                        != Some((color, home_role(color, sq)))
+                })
+                .collect();
+            if wrong.any() {
+                out.rearranged.push(Rearranged {
+                    color,
+                    segment,
+                    wrong,
+                    intruders: false,
+                });
+            } else {
+                *fixed |= segment;
+            }
+        } else if present + 1 == n {
+            let Some(missing) = left.iter().position(|&c| c == 1) else {
+                continue;
+            };
+            let homes_of: Bitboard = segment
+                .into_iter()
+                .filter(|&sq| home_role(color, sq).map(|r| r as usize - 1) == Some(missing))
+                .collect();
+            if let Some(sq) = homes_of.single_square() {
+                out.died_at_home.get_mut(color).add(sq);
+                out.stuck_missing.get_mut(color).add(sq);
+                // The capture was made by a knight: a piece.
+                out.captured_at_home.get_mut(color).add(sq);
+            }
+        }
+    }
+}
+
 /// Largest pen searched for originals captured by pieces; larger regions are given up.
 const PEN_LIMIT: usize = 16;
+
+/// The squares an original of `role` from `home` can ever have visited, if they are at most
+/// [`PEN_LIMIT`]: through non-static squares, and failing that with each pawn of known history
+/// timed in turn (the intersection of the pens found, each of which holds every visited square).
+fn pen_of(
+    board: &Board,
+    role: Role,
+    home: Square,
+    fixed: Bitboard,
+    timed: Bitboard,
+) -> Option<Bitboard> {
+    let open = !fixed;
+    let mut seen = Bitboard::from_square(home);
+    let mut frontier = seen;
+    while frontier.any() && seen.count() <= PEN_LIMIT {
+        frontier = dilate(role, frontier) & open & !seen;
+        seen |= frontier;
+    }
+    if frontier.is_empty() {
+        return Some(seen);
+    }
+    let mut pen: Option<Bitboard> = None;
+    let near = seen | dilate(role, seen);
+    for to in timed {
+        let Some(t) = timed_from(board, fixed, to) else {
+            continue;
+        };
+        if !near.contains(t.from) && !near.contains(t.to) {
+            continue;
+        }
+        if let Some(visited) = timed_forward(role, home, fixed, t, PEN_LIMIT) {
+            pen = Some(pen.map_or(visited, |p| p & visited));
+        }
+    }
+    pen
+}
 
 /// Pens of `color`'s originals: the squares each original can ever have visited, through non-static
 /// squares. If a pen holds fewer units of the kind than originals start in it, the others were
 /// captured inside it; if no enemy pawn can ever capture on a square of the pen, pieces made those
 /// captures. Kings are never captured and are left out.
-fn pens(board: &shakmaty::Board, color: Color, fixed: Bitboard, out: &mut Statics) {
+fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
     let open = !fixed;
     for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
         let mut done = Bitboard::EMPTY;
@@ -233,21 +630,11 @@ fn pens(board: &shakmaty::Board, color: Color, fixed: Bitboard, out: &mut Static
             if done.contains(home) {
                 continue;
             }
-            let mut seen = Bitboard::from_square(home);
-            let mut frontier = seen;
-            let mut pawn_reach = false;
-            while frontier.any() && seen.count() <= PEN_LIMIT && !pawn_reach {
-                pawn_reach = frontier
-                    .into_iter()
-                    .any(|q| !attacks::pawn_attacks(color, q).is_subset(fixed));
-                frontier = dilate(role, frontier) & open & !seen;
-                seen |= frontier;
-            }
+            let Some(seen) = pen_of(board, role, home, fixed, out.timed) else {
+                continue;
+            };
             let starts = homes(color, role) & seen;
             done |= starts;
-            if pawn_reach || frontier.any() {
-                continue;
-            }
             let units = board.by_piece(Piece { color, role }) & seen;
             let missing = starts.count().saturating_sub(units.count());
             // Name the empty or foreign home squares first.
@@ -258,19 +645,25 @@ fn pens(board: &shakmaty::Board, color: Color, fixed: Bitboard, out: &mut Static
                 }
             }
             out.stuck_missing.get_mut(color).add(gone);
-            out.captured_at_home.get_mut(color).add(gone);
+            let pawn_reach = seen
+                .into_iter()
+                .any(|q| !attacks::pawn_attacks(color, q).is_subset(fixed));
+            if !pawn_reach {
+                out.captured_at_home.get_mut(color).add(gone);
+            }
         }
     }
 }
 
-/// One [`ReasonCode::UnreachableSquare`] reason per unreachable unit.
+/// One [`ReasonCode::UnreachableSquare`] or [`ReasonCode::KingNoPath`] reason per unreachable
+/// unit, and one [`ReasonCode::ClosedRegionRearranged`] per contradictory closed segment.
 pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &mut Vec<Reason>) {
     let board = pos.board();
-    for sq in statics.unreachable {
+    for &(sq, wall) in &statics.unreachable_why {
         let Some(Piece { color, role }) = board.piece_at(sq) else {
             continue;
         };
-        let seen = region(role, sq, !statics.never_moved, Bitboard::EMPTY, 64);
+        let seen = region(role, sq, !statics.fixed, Bitboard::EMPTY, 64);
         let walls = dilate(role, seen) & statics.never_moved;
         let home = homes(color, role);
         let what = if role == Role::King {
@@ -278,16 +671,101 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
         } else {
             format!("from {} or from a promotion square", squares_text(home))
         };
-        out.push(Reason::new(
-            ReasonCode::UnreachableSquare,
-            format!(
-                "the {} {} on {sq} cannot have arrived there {what}: units that never moved (on {}) \
-                 wall it in",
-                crate::checks::color_adj(color),
-                role_name(role),
-                squares_text(walls)
+        let unit = format!(
+            "the {} {} on {sq}",
+            crate::checks::color_adj(color),
+            role_name(role)
+        );
+        let (code, message, squares) = match wall {
+            Wall::Static => (
+                ReasonCode::UnreachableSquare,
+                format!(
+                    "{unit} cannot have arrived there {what}: units that never moved (on {}) wall \
+                     it in",
+                    squares_text(walls)
+                ),
+                walls.with(sq),
             ),
-            walls.with(sq),
+            Wall::Attacks => {
+                let by = permanently_attacked(board, statics.fixed, color.other());
+                let near = region(Role::King, sq, !statics.fixed & !by, Bitboard::EMPTY, 64);
+                let guarded = dilate(Role::King, near) & by & !statics.fixed;
+                let guards: Bitboard = (statics.fixed & board.by_color(color.other()))
+                    .into_iter()
+                    .filter(|&g| {
+                        board.piece_at(g).is_some_and(|p| {
+                            (attacks::attacks(g, p, Bitboard::FULL) & guarded).any()
+                        })
+                    })
+                    .collect();
+                (
+                    ReasonCode::KingNoPath,
+                    format!(
+                        "{unit} has no path {what}: every way out passes {}, which {} units that \
+                         never moved (on {}) attack at every moment, or squares walled by them",
+                        squares_text(guarded),
+                        crate::checks::color_adj(color.other()),
+                        squares_text(guards)
+                    ),
+                    guarded | guards | Bitboard::from_square(sq),
+                )
+            }
+            Wall::Timing(to) => {
+                let Some(t) = timed_from(board, statics.fixed, to) else {
+                    continue;
+                };
+                let code = if role == Role::King {
+                    ReasonCode::KingNoPath
+                } else {
+                    ReasonCode::UnreachableSquare
+                };
+                (
+                    code,
+                    format!(
+                        "{unit} cannot have arrived there {what}: the {} pawn on {} came from {} \
+                         (the only square it can have come from), so {} was blocked until that \
+                         move and {} after it, and with the units that never moved that shuts \
+                         every path",
+                        crate::checks::color_adj(t.color),
+                        t.to,
+                        t.from,
+                        t.from,
+                        t.to
+                    ),
+                    Bitboard::from_square(sq).with(t.from).with(t.to),
+                )
+            }
+        };
+        out.push(Reason::new(code, message, squares));
+    }
+    for r in &statics.rearranged {
+        let message = if r.intruders {
+            format!(
+                "no unit but a knight can enter or leave {} (their neighbours never moved), so only \
+                 the {} originals of those squares can stand there, but {} cannot be one of them",
+                squares_text(r.segment),
+                crate::checks::color_adj(r.color),
+                squares_text(r.wrong)
+            )
+        } else {
+            format!(
+                "{} {} full of {} units that can never have left or entered (their neighbours \
+                 never moved, and only a knight capturing there could have come in), so nothing on \
+                 them ever moved, yet the units on {} are not the ones that start there",
+                squares_text(r.segment),
+                if r.segment.more_than_one() {
+                    "are"
+                } else {
+                    "is"
+                },
+                crate::checks::color_adj(r.color),
+                squares_text(r.wrong)
+            )
+        };
+        out.push(Reason::new(
+            ReasonCode::ClosedRegionRearranged,
+            message,
+            r.segment | r.wrong,
         ));
     }
 }

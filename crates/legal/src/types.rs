@@ -63,11 +63,32 @@ pub enum ReasonCode {
     /// A unit stands where it cannot have arrived: walls of units that never moved shut every
     /// path from its home square and from every promotion square.
     UnreachableSquare,
+    /// The number of moves played must have the other parity than the side to move says: every
+    /// move that can have been played changes the colour of the squares occupied in a known way.
+    ImpossibleParity,
+    /// A closed back-rank segment (only knights can enter or leave it) holds units that cannot be
+    /// there: intruders, or originals rearranged although nothing in the segment can have moved.
+    ClosedRegionRearranged,
+    /// A king stands where it cannot have walked: every path from its home square crosses squares
+    /// enemy units attacked at every moment, or blocked at the wrong time.
+    KingNoPath,
+    /// A white and a black pawn on one file have passed each other, which needs captures that the
+    /// missing units cannot account for.
+    PawnsCrossed,
+    /// A side misses an original bishop, but every capture the opponent made was on squares of the
+    /// other colour.
+    BishopCaptureColour,
+    /// A rook on its second rank behind its own pawn and before a bishop walled in by two pawns
+    /// cannot have arrived there (CQLi's "impossibly trapped rook").
+    TrappedRook,
+    /// The promoted units need pawns that reached promotion squares around static pawns, and those
+    /// paths need more captures than the missing units allow.
+    PromotionsNeedCaptures,
 }
 
 impl ReasonCode {
     /// Every code, in a fixed order (for tests and documentation).
-    pub const ALL: [ReasonCode; 12] = [
+    pub const ALL: [ReasonCode; 19] = [
         ReasonCode::RetractingKingInCheck,
         ReasonCode::KingsAdjacent,
         ReasonCode::TooManyCheckers,
@@ -80,6 +101,13 @@ impl ReasonCode {
         ReasonCode::ImpossiblePawnStructure,
         ReasonCode::TooManyCaptures,
         ReasonCode::UnreachableSquare,
+        ReasonCode::ImpossibleParity,
+        ReasonCode::ClosedRegionRearranged,
+        ReasonCode::KingNoPath,
+        ReasonCode::PawnsCrossed,
+        ReasonCode::BishopCaptureColour,
+        ReasonCode::TrappedRook,
+        ReasonCode::PromotionsNeedCaptures,
     ];
 
     /// The stable snake_case code.
@@ -98,6 +126,13 @@ impl ReasonCode {
             ReasonCode::ImpossiblePawnStructure => "impossible_pawn_structure",
             ReasonCode::TooManyCaptures => "too_many_captures",
             ReasonCode::UnreachableSquare => "unreachable_square",
+            ReasonCode::ImpossibleParity => "impossible_parity",
+            ReasonCode::ClosedRegionRearranged => "closed_region_rearranged",
+            ReasonCode::KingNoPath => "king_no_path",
+            ReasonCode::PawnsCrossed => "pawns_crossed",
+            ReasonCode::BishopCaptureColour => "bishop_capture_colour",
+            ReasonCode::TrappedRook => "trapped_rook",
+            ReasonCode::PromotionsNeedCaptures => "promotions_need_captures",
         }
     }
 

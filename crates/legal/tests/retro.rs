@@ -1,0 +1,84 @@
+//! The reasons that need more than counting: closed back-rank segments, kings that cannot walk
+//! past permanently attacked squares, pawns whose one-step history shuts a unit in, trapped rooks,
+//! pawns passing each other on a file, missing bishops against the colour of the capture squares,
+//! move parity, and promotions that need captures. Each with a position that triggers it and a
+//! near miss that is legal.
+
+mod support;
+
+use retrace_legal::ReasonCode::*;
+use shakmaty::Square;
+use support::{assert_illegal, assert_legal};
+
+#[test]
+fn king_and_queen_swapped() {
+    // CQLi's "King and Queen are swapped": c8, f8 and b7-g7 never moved, so d8 and e8 are a
+    // segment only a knight can enter; it is full, so nothing in it moved.
+    let a = assert_illegal(
+        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+        ClosedRegionRearranged,
+    );
+    assert!(a
+        .reasons
+        .iter()
+        .any(|r| r.squares == vec![Square::D8, Square::E8]));
+    // With e7-e6 played the king and queen can swap through e7.
+    assert_legal("rnbkqbnr/pppp1ppp/4p3/8/8/4P3/PPPP1PPP/RNBQKBNR w - - 0 1");
+    // In place they never moved, castling rights or not.
+    let b = assert_legal("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    assert!(b.never_moved.contains(Square::D8) && b.never_moved.contains(Square::E8));
+}
+
+#[test]
+fn queen_captured_at_home_counts_as_a_capture_by_a_piece() {
+    // Black's queen is gone from the closed segment d8-e8: a white knight took it on d8 before
+    // anything there moved. With the b-pawn's capture on a3 that makes two white captures, but
+    // Black misses only the queen.
+    let a = assert_illegal(
+        "rnb1kbnr/pppppppp/8/8/8/P7/P1PPPPPP/RNBQKBNR w - - 0 1",
+        TooManyCaptures,
+    );
+    assert_eq!(a.captures.white.total, 2);
+    // Black's e-pawn on e6 opens the segment: the queen may have left and been taken on a3.
+    let b = assert_legal("rnb1kbnr/pppp1ppp/4p3/8/8/P7/P1PPPPPP/RNBQKBNR w - - 0 1");
+    assert_eq!(b.captures.white.total, 1);
+}
+
+#[test]
+fn king_with_no_path() {
+    // Sherlock L39: b2, c2, d2, f2 and g2 never moved and attack every third-rank square the black
+    // king could cross (a3, e3 and h3 hold pawns but are attacked as well).
+    let a = assert_illegal("8/8/8/8/8/P3P2P/1PPP1PP1/2k2K2 w - - 0 1", KingNoPath);
+    assert!(a.reasons.iter().any(|r| r.message.contains("c1")));
+    // With the c-pawn on c3, b3 and d3 are no longer attacked by a pawn that never moved.
+    assert_legal("8/8/8/8/8/P1P1P2P/1P1P1PP1/2k2K2 w - - 0 1");
+    // Sherlock L40: the white king on h8 could only have come through h7, past g6 and h6, which
+    // f7 and g7 have attacked from the start.
+    assert_illegal("3k1b1K/4ppp1/7p/8/8/8/8/8 w - - 0 1", KingNoPath);
+    assert_legal("3k1b1K/4pp2/6pp/8/8/8/8/8 w - - 0 1");
+}
+
+#[test]
+fn pawn_timing_shuts_units_in() {
+    // Theodore Hwa's cage (Sherlock L42): g6 came from h7 (g7 and f7 never moved), so the bishop on
+    // g8 could reach h7 only after h7-g6 and then could never get further.
+    assert_illegal("4k1b1/5pp1/6p1/8/8/8/8/4K3 b - - 0 1", UnreachableSquare);
+    // With h7-h6 instead the bishop leaves through h7 and g6.
+    assert_legal("4k1b1/5pp1/7p/8/8/8/8/4K3 b - - 0 1");
+    // After the idea of Bláthy's problem (seed 002): f8 never moved (e7, g7), h6 came from h7, so
+    // the rook of h8 never left h8, g8 and h7, and is gone; the rooks on c8 and d8 need a
+    // promotion, but Black misses no pawn.
+    let a = assert_illegal(
+        "2rrkb2/ppppp1p1/5p1p/8/8/8/8/4K3 w - - 0 1",
+        TooManyPromotions,
+    );
+    assert!(a.reasons.iter().any(|r| r.squares.contains(&Square::C8)));
+    // The same with the second rook on d4: it is not the h8 rook either.
+    assert_illegal(
+        "r3kb2/ppppp1p1/5p1p/8/3r4/8/8/4K3 w - - 0 1",
+        TooManyPromotions,
+    );
+    // With the h-pawn on h5 the rook of h8 got out through h7 and h6 once the pawn was past.
+    // (With the rooks on c8 and d8 that would not do: the back rank a8-e8 is closed to rooks.)
+    assert_legal("r3kb2/ppppp1p1/5p2/7p/3r4/8/8/4K3 w - - 0 1");
+}
