@@ -16,9 +16,12 @@
 //! - counting ([`ReasonCode::TooManyUnits`], [`ReasonCode::TooManyPawns`],
 //!   [`ReasonCode::TooManyPromotions`]);
 //! - the pawn structure as an assignment to start files ([`ReasonCode::ImpossiblePawnStructure`],
-//!   [`ReasonCode::TooManyCaptures`]).
+//!   [`ReasonCode::TooManyCaptures`]);
+//! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
+//!   [`ReasonCode::BishopCaptureColour`]).
 
 mod checks;
+mod history;
 mod material;
 mod pawns;
 mod statics;
@@ -68,13 +71,22 @@ impl Analyzer {
         statics::unreachable_reasons(pos, &statics, &mut reasons);
         let mut promoted = ByColor::<u8>::default();
         let mut captures = ByColor::<Captures>::default();
+        let mut promoted_units = ByColor::<material::Promoted>::default();
         for color in Color::ALL {
             let (p, why) = material::promoted(pos, &statics, color);
             material::count_reasons(pos, color, &p, &why, &mut reasons);
             *promoted.get_mut(color) = p.total.min(255) as u8;
             *captures.get_mut(color) =
                 material::captures(pos, &statics, color, &p, &mut self.pawns, &mut reasons);
+            *promoted_units.get_mut(color) = p;
         }
+        let known = history::Known {
+            pos,
+            statics: &statics,
+            promoted: &promoted_units,
+            captures: &captures,
+        };
+        history::reasons(&known, &mut reasons);
         Analysis {
             reasons,
             captures,

@@ -42,10 +42,37 @@ impl PawnCost {
     /// Computes the table for the pawns `pawns` of `color` (at most 8 of them; more is impossible).
     #[must_use]
     pub(crate) fn compute(color: Color, pawns: Bitboard) -> PawnCost {
+        Self::compute_by(color, pawns, |sq, start| plain_cost(color, sq, start))
+    }
+
+    /// The table for pawns each of which must have left its file at some moment if it is in
+    /// `displaced`: such a pawn on its start file made at least two captures (out and back).
+    #[must_use]
+    pub(crate) fn compute_displaced(
+        color: Color,
+        pawns: Bitboard,
+        displaced: Bitboard,
+    ) -> PawnCost {
+        Self::compute_by(color, pawns, |sq, start| {
+            if displaced.contains(sq) && start == sq.file() as i32 {
+                (advance(color, sq) >= 2).then_some(2)
+            } else {
+                plain_cost(color, sq, start)
+            }
+        })
+    }
+
+    /// The table with the cost of each pawn and start file given by `cost` (see
+    /// [`plain_cost`]).
+    fn compute_by(
+        color: Color,
+        pawns: Bitboard,
+        cost: impl Fn(Square, i32) -> Option<u8>,
+    ) -> PawnCost {
         let mut out = PawnCost {
             best: [[INF; 5]; 5],
         };
-        let Some(dp) = assignment_table(color, pawns) else {
+        let Some(dp) = assignment_table_by(pawns, cost) else {
             return out;
         };
         let n = pawns.count() as u32;
@@ -92,38 +119,52 @@ impl PawnCost {
 }
 
 /// How many ranks the pawn of `color` on `sq` has advanced from its second rank.
-fn advance(color: Color, sq: Square) -> i32 {
+pub(crate) fn advance(color: Color, sq: Square) -> i32 {
     color.relative_rank(sq.rank()) as i32 - 1
 }
 
 /// `dp[mask]`: minimum captures assigning the first `popcount(mask)` pawns (in square order) to the
 /// start files in `mask`. `None` for more than 8 pawns.
 fn assignment_table(color: Color, pawns: Bitboard) -> Option<[u8; 256]> {
+    assignment_table_by(pawns, |sq, start| plain_cost(color, sq, start))
+}
+
+/// The captures the pawn of `color` on `sq` made if it started on file `start`, at least: one per
+/// file it changed, if it advanced that far (`None` if it cannot have started there).
+pub(crate) fn plain_cost(color: Color, sq: Square, start: i32) -> Option<u8> {
+    let d = (sq.file() as i32 - start).abs();
+    (d <= advance(color, sq)).then_some(d as u8)
+}
+
+/// [`assignment_table`] with the cost of each pawn and start file given by `cost`.
+fn assignment_table_by(
+    pawns: Bitboard,
+    cost: impl Fn(Square, i32) -> Option<u8>,
+) -> Option<[u8; 256]> {
     if pawns.count() > 8 {
         return None;
     }
-    let list: Vec<(i32, i32)> = pawns
-        .into_iter()
-        .map(|sq| (sq.file() as i32, advance(color, sq)))
-        .collect();
+    let list: Vec<Square> = pawns.into_iter().collect();
     let mut dp = [INF; 256];
     dp[0] = 0;
     for mask in 0..256usize {
-        let cost = dp[mask];
-        if cost == INF {
+        let so_far = dp[mask];
+        if so_far == INF {
             continue;
         }
-        let Some(&(file, reach)) = list.get(mask.count_ones() as usize) else {
+        let Some(&sq) = list.get(mask.count_ones() as usize) else {
             continue;
         };
         for start in 0..8i32 {
             let bit = 1usize << start;
-            let d = (file - start).abs();
-            if mask & bit != 0 || d > reach {
+            if mask & bit != 0 {
                 continue;
             }
+            let Some(c) = cost(sq, start) else {
+                continue;
+            };
             let next = &mut dp[mask | bit];
-            *next = (*next).min(cost.saturating_add(d as u8));
+            *next = (*next).min(so_far.saturating_add(c));
         }
     }
     Some(dp)

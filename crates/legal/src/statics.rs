@@ -59,8 +59,8 @@ pub(crate) struct Statics {
     pub unreachable_why: Vec<(Square, Wall)>,
     /// Static squares (occupied at every moment of the game): the walls of every flood fill.
     pub fixed: Bitboard,
-    /// Present squares of the pawns with a known one-step history (see [`timed_from`]).
-    pub timed: Bitboard,
+    /// The pawns with a known one-step history (see [`timed_from`]).
+    pub timed: TimedList,
     /// Home squares of originals proven captured there without ever having moved, per colour.
     pub died_at_home: ByColor<Bitboard>,
     /// Closed back-rank segments whose units contradict the fact that nothing in them moved.
@@ -151,9 +151,13 @@ pub(crate) fn dilate(role: Role, from: Bitboard) -> Bitboard {
         Role::Rook => orth(b),
         Role::Bishop => diag(b),
         Role::Queen | Role::King => orth(b) | diag(b),
-        Role::Knight => from
-            .into_iter()
-            .fold(0, |acc, sq| acc | u64::from(attacks::knight_attacks(sq))),
+        Role::Knight => {
+            let not_ab = not_a & !0x0202_0202_0202_0202u64;
+            let not_gh = not_h & !0x4040_4040_4040_4040u64;
+            let one = (b & not_h) << 1 | (b & not_a) >> 1;
+            let two = (b & not_gh) << 2 | (b & not_ab) >> 2;
+            one << 16 | one >> 16 | two << 8 | two >> 8
+        }
     })
 }
 
@@ -202,21 +206,6 @@ pub(crate) fn region(
 /// as they are, which is sound (a larger region only allows more).
 const TIMING_LIMIT: usize = 16;
 
-/// The closure of `seeds` under steps of `role` into `open` squares (the seeds are kept even when
-/// they are not open).
-pub(crate) fn flood(role: Role, seeds: Bitboard, open: Bitboard) -> Bitboard {
-    let mut seen = seeds;
-    let mut frontier = seeds;
-    loop {
-        let next = dilate(role, frontier) & open & !seen;
-        if next.is_empty() {
-            return seen;
-        }
-        seen |= next;
-        frontier = next;
-    }
-}
-
 /// Squares attacked at every moment of the game by the static units of `by` (in `fixed`): the
 /// squares a pawn on its second rank attacks, and the squares next to a static piece on its lines.
 /// A king of the other colour can never have stood on one of them.
@@ -263,18 +252,41 @@ pub(crate) fn timed_from(board: &Board, fixed: Bitboard, to: Square) -> Option<T
         .map(|from| Timed { color, from, to })
 }
 
-/// Present squares of every pawn with a known one-step history (see [`timed_from`]).
-fn timed_pawns(board: &Board, fixed: Bitboard) -> Bitboard {
-    let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
-        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
-    third
-        .into_iter()
-        .filter(|&sq| timed_from(board, fixed, sq).is_some())
-        .collect()
+/// The pawns with a known one-step history, without allocating (at most 16 pawns qualify).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TimedList {
+    items: [Option<Timed>; 16],
 }
 
-/// The squares a unit of `role` now on `x` can have stood on at the moment `t` was played or
-/// earlier, given that `walls` were occupied throughout, `t.from` up to that move and `t.to` after
+impl TimedList {
+    /// The pawns, in square order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Timed> + '_ {
+        self.items.iter().map_while(|t| *t)
+    }
+
+    /// The pawn now on `to`, if it is in the list.
+    pub(crate) fn at(&self, to: Square) -> Option<Timed> {
+        self.iter().find(|t| t.to == to)
+    }
+}
+
+/// Every pawn with a known one-step history (see [`timed_from`]).
+fn timed_pawns(board: &Board, fixed: Bitboard) -> TimedList {
+    let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
+        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
+    let mut out = TimedList::default();
+    for (slot, t) in out.items.iter_mut().zip(
+        third
+            .into_iter()
+            .filter_map(|sq| timed_from(board, fixed, sq)),
+    ) {
+        *slot = Some(t);
+    }
+    out
+}
+
+/// The squares of `targets` a unit of `role` now on `x` can have stood on at the moment `t` was
+/// played or earlier (`None` if more than `limit` squares are open to it after that move), given that `walls` were occupied throughout, `t.from` up to that move and `t.to` after
 /// it. For a king of the other colour than the pawn (`king` is its colour), the pawn's attacks close
 /// squares too: those of `t.from` before the move, those of `t.to` after it.
 ///
@@ -289,6 +301,7 @@ pub(crate) fn timed_back(
     t: Timed,
     king: Option<Color>,
     limit: usize,
+    targets: Bitboard,
 ) -> Option<Bitboard> {
     let (att0, att1) = match king {
         Some(k) if k != t.color => (
@@ -306,7 +319,22 @@ pub(crate) fn timed_back(
         after
     } & open0
         & !Bitboard::from_square(t.to);
-    Some(flood(role, at_move, open0))
+    Some(flood_to(role, at_move, open0, targets) & targets)
+}
+
+/// [`flood`], stopped as soon as every square of `targets` is reached.
+fn flood_to(role: Role, seeds: Bitboard, open: Bitboard, targets: Bitboard) -> Bitboard {
+    let mut seen = seeds;
+    let mut frontier = seeds;
+    while !targets.is_subset(seen) {
+        let next = dilate(role, frontier) & open & !seen;
+        if next.is_empty() {
+            break;
+        }
+        seen |= next;
+        frontier = next;
+    }
+    seen
 }
 
 /// The squares an original of `role` starting on `home` can ever have visited, given that `walls`
@@ -397,7 +425,6 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
     }
     let open = !fixed;
     let promo = ByColor::new_with(|c| promotion_squares(c, fixed));
-    let attacked = ByColor::new_with(|c| permanently_attacked(board, fixed, c));
     for sq in board.occupied() & !board.pawns() {
         let Some(Piece { color, role }) = board.piece_at(sq) else {
             continue;
@@ -423,7 +450,7 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
         let mut seen = seen;
         let mut home_ok = (seen & home).any();
         if role == Role::King && home_ok {
-            walls |= *attacked.get(color.other());
+            walls |= permanently_attacked(board, fixed, color.other());
             seen = region(role, sq, !walls, home, TIMING_LIMIT);
             home_ok = (seen & home).any();
             if !home_ok {
@@ -437,14 +464,13 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
             let first = dilate(role, Bitboard::from_square(sq));
             let near = first | dilate(role, first & !walls);
             let king = (role == Role::King).then_some(color);
-            for to in out.timed {
-                let Some(t) = timed_from(board, fixed, to) else {
-                    continue;
-                };
+            for t in out.timed.iter() {
                 if !near.contains(t.from) && !near.contains(t.to) {
                     continue;
                 }
-                let Some(origins) = timed_back(role, sq, walls, t, king, TIMING_LIMIT) else {
+                let targets = if home_ok { home } else { Bitboard::EMPTY } | promo_ok;
+                let Some(origins) = timed_back(role, sq, walls, t, king, TIMING_LIMIT, targets)
+                else {
                     continue;
                 };
                 home_ok &= (origins & home).any();
@@ -585,13 +611,7 @@ const PEN_LIMIT: usize = 16;
 /// The squares an original of `role` from `home` can ever have visited, if they are at most
 /// [`PEN_LIMIT`]: through non-static squares, and failing that with each pawn of known history
 /// timed in turn (the intersection of the pens found, each of which holds every visited square).
-fn pen_of(
-    board: &Board,
-    role: Role,
-    home: Square,
-    fixed: Bitboard,
-    timed: Bitboard,
-) -> Option<Bitboard> {
+fn pen_of(role: Role, home: Square, fixed: Bitboard, timed: &TimedList) -> Option<Bitboard> {
     let open = !fixed;
     let mut seen = Bitboard::from_square(home);
     let mut frontier = seen;
@@ -604,10 +624,7 @@ fn pen_of(
     }
     let mut pen: Option<Bitboard> = None;
     let near = seen | dilate(role, seen);
-    for to in timed {
-        let Some(t) = timed_from(board, fixed, to) else {
-            continue;
-        };
+    for t in timed.iter() {
         if !near.contains(t.from) && !near.contains(t.to) {
             continue;
         }
@@ -630,7 +647,7 @@ fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
             if done.contains(home) {
                 continue;
             }
-            let Some(seen) = pen_of(board, role, home, fixed, out.timed) else {
+            let Some(seen) = pen_of(role, home, fixed, &out.timed) else {
                 continue;
             };
             let starts = homes(color, role) & seen;
@@ -711,7 +728,7 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                 )
             }
             Wall::Timing(to) => {
-                let Some(t) = timed_from(board, statics.fixed, to) else {
+                let Some(t) = statics.timed.at(to) else {
                     continue;
                 };
                 let code = if role == Role::King {

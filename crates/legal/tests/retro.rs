@@ -82,3 +82,58 @@ fn pawn_timing_shuts_units_in() {
     // (With the rooks on c8 and d8 that would not do: the back rank a8-e8 is closed to rooks.)
     assert_legal("r3kb2/ppppp1p1/5p2/7p/3r4/8/8/4K3 w - - 0 1");
 }
+
+#[test]
+fn trapped_rook() {
+    // Sherlock L34, CQLi's "impossibly trapped rook": e3 came from e2 (d2 and f2 never moved), so
+    // the rook came to e2 from e1 after it; the bishop on e1 can then only have arrived from d2 or
+    // f2, or by a promotion from e2.
+    assert_illegal("4k3/8/8/8/8/4P3/1K1PRP2/4b3 b - - 0 1", TrappedRook);
+    // Without the pawn on f2 the bishop came in through f2.
+    assert_legal("4k3/8/8/8/8/4P3/1K1PR3/4b3 b - - 0 1");
+    // With the pawn on d3 instead of d2 it came in through d2.
+    assert_legal("4k3/8/8/8/8/3PP3/1K2RP2/4b3 b - - 0 1");
+}
+
+#[test]
+fn pawns_crossed() {
+    // Sherlock L30: nothing is missing, yet the white d-pawn stands above the black one.
+    assert_illegal(
+        "rnbqkbnr/ppp2ppp/4p3/3P4/3p4/4P3/PPP2PPP/RNBQKBNR b - - 0 1",
+        PawnsCrossed,
+    );
+    // With one white knight missing, Black can make one capture, but passing needs two: d4 and e6
+    // swap files (two captures) or d4 leaves the d-file and comes back (two).
+    assert_illegal(
+        "rnbqkbnr/ppp2ppp/4p3/3P4/3p4/4P3/PPP2PPP/RNBQKB1R b - - 0 1",
+        PawnsCrossed,
+    );
+    // With both white knights missing it fits: e7-e5, d7xe6, d2-d4-d5 and e5xd4.
+    assert_legal("rnbqkbnr/ppp2ppp/4p3/3P4/3p4/4P3/PPP2PPP/R1BQKB1R b - - 0 1");
+    // Sherlock L21: the white a-pawn on a3 stands above the black one on a2. Black misses only the
+    // bishop of f8, which never left f8, so White's pawns captured nothing; White misses a rook and
+    // the bishop of f1, which never left f1, so Black's pawns captured once at most, and the black
+    // a-pawn needs two captures to leave the a-file and come back.
+    assert_illegal(
+        "r1bqk2r/1pppp1p1/8/5pN1/2Q4p/PP5n/pBPPPPPP/N3K1nR w Kkq - 0 1",
+        PawnsCrossed,
+    );
+}
+
+#[test]
+fn bishop_capture_colour() {
+    // CQLi's example (seed 002), rebuilt: Black misses its light-squared bishop and the h-pawn;
+    // White's two captures were c3 (from d2) and g3 (from f2), both on dark squares.
+    let a = assert_illegal(
+        "rn1qkbnr/p1ppppp1/1p6/8/8/2P3P1/PPP1P1PP/RNBQKBNR w - - 0 1",
+        BishopCaptureColour,
+    );
+    assert!(a.reasons.iter().any(|r| r.squares.contains(&Square::C3)
+        && r.squares.contains(&Square::G3)
+        && r.squares.contains(&Square::C8)));
+    // With f3 (straight from f2) instead of g3 White made one capture only: the other may have
+    // taken the bishop anywhere.
+    assert_legal("rn1qkbnr/p1ppppp1/1p6/8/8/2P2P2/PPP1P1PP/RNBQKBNR w - - 0 1");
+    // With g4 instead of g3 the g-pawn may have captured on g4 (f2-f3xg4), a light square.
+    assert_legal("rn1qkbnr/p1ppppp1/1p6/8/6P1/2P5/PPP1P1PP/RNBQKBNR w - - 0 1");
+}

@@ -1,0 +1,51 @@
+//! Rules about the order of events in a game, which counting alone does not see: a rook that must
+//! have passed a bishop that can only have arrived after it, pawns of both sides that passed each
+//! other on a file, a bishop missing although every capture was made on squares of the other
+//! colour, and the parity of the number of moves played.
+//!
+//! Each rule proves illegality for every game that could reach the position; where a sharper rule
+//! would need a guess it is left out, and the module says so.
+
+mod colours;
+mod crossing;
+mod trapped;
+
+use retrace_unmove::RetroPosition;
+use shakmaty::{ByColor, Color};
+
+use crate::{
+    material::Promoted,
+    statics::Statics,
+    types::{Captures, Reason},
+};
+
+/// What the earlier rules deduced, as the rules of this module need it.
+pub(crate) struct Known<'a> {
+    /// The position.
+    pub pos: &'a RetroPosition,
+    /// Units that never moved, pens and walls.
+    pub statics: &'a Statics,
+    /// Promoted units each side must have.
+    pub promoted: &'a ByColor<Promoted>,
+    /// Captures each side must have made (zero when its pawn structure is impossible).
+    pub captures: &'a ByColor<Captures>,
+}
+
+impl Known<'_> {
+    /// Units of `color` missing from the board: each was captured by the other side.
+    pub(crate) fn missing(&self, color: Color) -> u32 {
+        16u32.saturating_sub(self.pos.board().by_color(color).count() as u32)
+    }
+
+    /// Captures `color` made with pieces on squares proven by the pens of the other side.
+    pub(crate) fn by_pieces(&self, color: Color) -> u32 {
+        self.statics.captured_at_home.get(color.other()).count() as u32
+    }
+}
+
+/// Appends the reasons of this module to `out`.
+pub(crate) fn reasons(known: &Known<'_>, out: &mut Vec<Reason>) {
+    trapped::trapped_rooks(known.pos, out);
+    crossing::crossed_pawns(known, out);
+    colours::bishop_colours(known, out);
+}
