@@ -20,6 +20,7 @@
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
 //!   [`ReasonCode::BishopCaptureColour`]).
 
+pub mod cage;
 mod checks;
 mod history;
 mod material;
@@ -33,6 +34,7 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
+pub use cage::{analyze_with_cages, Cage, CageError, CageStore, Verification};
 
 /// The largest pen (in squares) whose units are reported in [`Analysis::caged`].
 pub const CAGE_LIMIT: u32 = 8;

@@ -63,6 +63,8 @@ pub enum ReasonCode {
     /// A unit stands where it cannot have arrived: walls of units that never moved shut every
     /// path from its home square and from every promotion square.
     UnreachableSquare,
+    /// The position contains a verified user cage: units no game can ever have released.
+    Cage,
     /// The number of moves played must have the other parity than the side to move says: every
     /// move that can have been played changes the colour of the squares occupied in a known way.
     ImpossibleParity,
@@ -88,7 +90,7 @@ pub enum ReasonCode {
 
 impl ReasonCode {
     /// Every code, in a fixed order (for tests and documentation).
-    pub const ALL: [ReasonCode; 19] = [
+    pub const ALL: [ReasonCode; 20] = [
         ReasonCode::RetractingKingInCheck,
         ReasonCode::KingsAdjacent,
         ReasonCode::TooManyCheckers,
@@ -101,6 +103,7 @@ impl ReasonCode {
         ReasonCode::ImpossiblePawnStructure,
         ReasonCode::TooManyCaptures,
         ReasonCode::UnreachableSquare,
+        ReasonCode::Cage,
         ReasonCode::ImpossibleParity,
         ReasonCode::ClosedRegionRearranged,
         ReasonCode::KingNoPath,
@@ -126,6 +129,7 @@ impl ReasonCode {
             ReasonCode::ImpossiblePawnStructure => "impossible_pawn_structure",
             ReasonCode::TooManyCaptures => "too_many_captures",
             ReasonCode::UnreachableSquare => "unreachable_square",
+            ReasonCode::Cage => "cage",
             ReasonCode::ImpossibleParity => "impossible_parity",
             ReasonCode::ClosedRegionRearranged => "closed_region_rearranged",
             ReasonCode::KingNoPath => "king_no_path",

@@ -1,0 +1,30 @@
+//! User cages (after Theodore Hwa, "Cages in Retrograde Analysis"): define, verify, keep, use.
+//!
+//! A *cage* is a set of units that no game can ever have released: every position containing them
+//! (whatever stands on the other squares) is illegal. A [`Cage`] is a claim, read from one line of
+//! a cage file ([`Cage::parse_line`], printed back by `Display`); [`verify`] searches retractions
+//! of both sides, legal in some extension of the position, and proves the claim or returns a line
+//! that escapes; a [`CageStore`] keeps proven cages only, exports and imports them, and lets the
+//! analysis report [`crate::ReasonCode::Cage`] for any position containing one
+//! ([`analyze_with_cages`]).
+//!
+//! The search is Hwa's algorithm with two sound additions (see `search.rs` for the proof): checks
+//! along lines known to be empty at the moment of a move (a pinned unit cannot have left its line;
+//! a unit shielding the enemy king arrived by a capture), and capture counting (a side's pawn
+//! structure plus its uncaptures may not exceed what the opponent's missing units, or the cage's
+//! own `captures=` bounds, allow).
+//!
+//! Which side retracts first does not matter for a cage: both sides retract freely from the root,
+//! which has no side to move. If a king of the cage stands in an unblockable check, the checking
+//! unit must retract first (its side made the last move); two kings in such checks, or one king in
+//! two, make the cage illegal outright.
+
+mod format;
+mod search;
+mod store;
+#[cfg(test)]
+mod tests;
+
+pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
+pub use search::{verify, verify_with, Failure, Verification, VerifyOptions};
+pub use store::{analyze_with_cages, CageStore};

@@ -1,0 +1,971 @@
+//! The verification of a cage claim: a search of retractions "legal in some extension".
+//!
+//! # What a node means
+//! A node is a set of *tracked* units (colour, role, square), the tracked units that never moved
+//! (`frozen`), an optional *pending* unit, and for each side a capture allowance `rem`. A legal game
+//! prefix `H` *realizes* a node if the position after `H` contains the tracked units on their
+//! squares (anything may stand elsewhere), the frozen ones never moved in `H`, the pending unit (if
+//! any) made the last move of `H`, and each side made at most `rem` captures in `H`. The root is the
+//! cage itself with `rem` from its capture bounds; a cage is proven when no node of the search has a
+//! realization.
+//!
+//! # Why the search is a proof
+//! Take a realization `H` of an expanded node of minimal length. Walking `H` backwards, moves of
+//! untracked units leave the tracked units alone (a move empties its start square, so it never
+//! starts on a tracked square, and it never captures a tracked unit, which is still there). The
+//! first move of a tracked unit is one of the retractions generated below (the generator only drops
+//! retractions that are impossible in *every* extension), and the prefix before it realizes the
+//! child; if no tracked unit ever moved, the initial array realizes the node, which the search
+//! refuses to close (all units on home squares is a failure). A child is then closed by one of:
+//! - a rule that no realization can meet (counting, pawn structure against the allowance, kings in
+//!   contact, impossible checks): contradiction;
+//! - an expanded node with the same units, frozen set and pending unit, and an allowance at least as
+//!   large (a repetition, on the branch or anywhere else in this search): its realization would be
+//!   shorter than the minimal one;
+//! - a verified cage of the store, or a node of an earlier successful search: no realization at all.
+//!
+//! So no expanded node, and in particular the root, has a realization. Verification fails as soon
+//! as a node empties, has every unit on its home square, needs expanding at the depth limit, or the
+//! node budget runs out.
+//!
+//! # The retractions
+//! Both sides retract freely (the other side may always have moved elsewhere in between), so the
+//! cage has no side to move and either side may retract first. Each retraction of a tracked unit
+//! is kept unless it is impossible in every extension:
+//! - the path and the start square must be free of tracked units; a unit retracted out of the zone
+//!   is dropped; an uncapture leaves nothing on the square (its victim is untracked) but uses one
+//!   capture of the allowance;
+//! - right after the move, the mover's king may not be attacked, and right before it the opponent's
+//!   king may not be attacked. Hwa counts only unblockable attacks (contact, knight, pawn); Retrace
+//!   also counts slider attacks whose line is *known empty* at that moment: the squares a moving
+//!   unit passed, the square it left (just after the move) and the square it arrived on when it
+//!   captured nothing (just before the move). This proves that a pinned unit cannot have stepped
+//!   off the pin line, and that a unit shielding the enemy king can only have arrived by a capture
+//!   (Darvall's cage in Hwa's paper);
+//! - a king retracted into an unblockable check makes the checking unit *pending*: the very next
+//!   retraction must be its own. Two unblockable checks at once are impossible;
+//! - captures are counted: each side's pawns on their files need a minimum number of captures (the
+//!   assignment of `pawns.rs`), and with the uncaptures already taken back this may not exceed what
+//!   the side can have made (the cage's bound, and never more than 16 minus the opponent's tracked
+//!   units). This forbids pawn captures in the zone when the missing-unit count rules them out.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::fmt;
+
+use shakmaty::{
+    attacks, Bitboard, Board, ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square,
+};
+
+use super::format::{Cage, INITIAL};
+use super::store::CageStore;
+use crate::pawns::PawnCost;
+
+/// Why a verification did not prove its cage.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Failure {
+    /// A node needed expanding at the depth limit (the limit, in retractions).
+    DepthLimit(u32),
+    /// The node budget ran out (the budget).
+    NodeLimit(u64),
+    /// Every tracked unit left the zone.
+    BoardEmpty,
+    /// Every remaining unit stands on its square of the initial array.
+    AllHome,
+    /// The claim is malformed (the message of its [`super::CageError`]).
+    Invalid(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::DepthLimit(d) => write!(f, "the depth limit of {d} retractions was reached"),
+            Failure::NodeLimit(n) => write!(f, "the search gave up after {n} nodes"),
+            Failure::BoardEmpty => f.write_str("every unit can leave the zone"),
+            Failure::AllHome => {
+                f.write_str("every remaining unit can be back on its square of the initial array")
+            }
+            Failure::Invalid(why) => write!(f, "the claim is malformed: {why}"),
+        }
+    }
+}
+
+/// The result of [`verify`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verification {
+    /// Whether the cage is proven.
+    pub verified: bool,
+    /// When not verified: the retraction line (first retraction first) that reached the failure.
+    /// Retro notation; both sides retract freely, so colours need not alternate; `x?` marks an
+    /// uncapture whose victim is left untracked, and a unit retracted out of the zone is dropped.
+    pub escape: Vec<String>,
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// Why it was not verified (`None` when verified).
+    pub failure: Option<Failure>,
+}
+
+/// Settings of [`verify_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VerifyOptions {
+    /// Nodes expanded before giving up ([`Failure::NodeLimit`]); at most four times as many are
+    /// kept waiting, which bounds the memory a verification takes.
+    pub max_nodes: u64,
+    /// Hwa's algorithm alone: only unblockable checks, no capture counting. For comparison only;
+    /// Retrace's default rules prove strictly more and are just as sound.
+    pub hwa_only: bool,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            max_nodes: 200_000,
+            hwa_only: false,
+        }
+    }
+}
+
+/// Verifies `cage` with the default options, using the verified cages of `store` (and what
+/// earlier verifications through `store` proved).
+#[must_use]
+pub fn verify(cage: &Cage, store: &CageStore) -> Verification {
+    verify_with(cage, store, &VerifyOptions::default())
+}
+
+/// Verifies `cage` (see the module documentation for the algorithm).
+#[must_use]
+pub fn verify_with(cage: &Cage, store: &CageStore, options: &VerifyOptions) -> Verification {
+    if let Err(e) = cage.validate() {
+        return Verification {
+            verified: false,
+            escape: Vec::new(),
+            nodes: 0,
+            failure: Some(Failure::Invalid(e.to_string())),
+        };
+    }
+    let key = (cage.to_string(), *options);
+    if let Some(v) = store.cached_result(&key) {
+        return v;
+    }
+    let mut search = Search::new(cage, store, options);
+    let result = match search.gen.root(cage) {
+        None => Ok(()),
+        Some(root) => match search.explore(root.clone(), false) {
+            Err(Failure::DepthLimit(_)) => {
+                // The guided search may reach a node first along a needlessly long line; a
+                // breadth-first search reaches every node at its least depth.
+                let nodes = search.nodes;
+                search.reset();
+                search.nodes = nodes;
+                search.explore(root, true)
+            }
+            other => other,
+        },
+    };
+    let verification = match result {
+        Ok(()) => {
+            if !options.hwa_only {
+                store.remember_proven(search.tt);
+            }
+            Verification {
+                verified: true,
+                escape: Vec::new(),
+                nodes: search.nodes,
+                failure: None,
+            }
+        }
+        Err(failure) => Verification {
+            verified: false,
+            escape: search.path.iter().map(ToString::to_string).collect(),
+            nodes: search.nodes,
+            failure: Some(failure),
+        },
+    };
+    store.cache_result(key, &verification);
+    verification
+}
+
+/// The tracked part of a search node (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Node {
+    pub(crate) board: Board,
+    pub(crate) frozen: Bitboard,
+    pub(crate) pending: Option<Square>,
+}
+
+/// A node with its capture allowances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct State {
+    pub(crate) node: Node,
+    pub(crate) rem: ByColor<u8>,
+}
+
+/// Whether allowance `a` is at least `b` for both sides.
+pub(crate) fn covers(a: &ByColor<u8>, b: &ByColor<u8>) -> bool {
+    a.white >= b.white && a.black >= b.black
+}
+
+/// What kind of retraction a step is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// No uncapture.
+    Plain,
+    /// An uncapture; the victim is left untracked.
+    Uncapture,
+    /// An en passant uncapture; the victim pawn is left untracked.
+    EnPassant,
+    /// An uncastling.
+    Castle(CastlingSide),
+}
+
+/// One retraction of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub(crate) color: Color,
+    /// The role the unit had before the move (a pawn for a promotion).
+    pub(crate) role: Role,
+    pub(crate) from: Square,
+    pub(crate) to: Square,
+    /// The role after a promotion.
+    pub(crate) promotion: Option<Role>,
+    pub(crate) kind: Kind,
+    /// Whether the retracted unit left the zone (and was dropped).
+    pub(crate) leaves: bool,
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            Kind::Castle(CastlingSide::KingSide) => return f.write_str("0-0"),
+            Kind::Castle(CastlingSide::QueenSide) => return f.write_str("0-0-0"),
+            Kind::EnPassant => return write!(f, "{}x{}ep", self.from, self.to),
+            _ => {}
+        }
+        if self.role != Role::Pawn {
+            write!(f, "{}", self.role.upper_char())?;
+        }
+        let sep = if self.kind == Kind::Uncapture {
+            "x?"
+        } else {
+            "-"
+        };
+        write!(f, "{}{sep}{}", self.from, self.to)?;
+        if let Some(p) = self.promotion {
+            write!(f, "={}", p.upper_char())?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a candidate retraction was dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reject {
+    /// The opponent's king would be attacked before the move: an uncapture may shield it.
+    Opponent,
+    /// Anything else (an uncapture cannot help).
+    Other,
+}
+
+/// One pawn step forward for `color`, as a square offset.
+const fn forward(color: Color) -> i32 {
+    match color {
+        Color::White => 8,
+        Color::Black => -8,
+    }
+}
+
+/// The square of `color`'s king among the tracked units.
+fn king_of(board: &Board, color: Color) -> Option<Square> {
+    (board.kings() & board.by_color(color)).first()
+}
+
+/// Units of `attacker` that certainly attack `target`: sliders only along lines whose squares are
+/// all in `known_empty` (so contact checks, knights, pawns and kings always count).
+fn certain_attackers(
+    board: &Board,
+    target: Square,
+    attacker: Color,
+    known_empty: Bitboard,
+) -> Bitboard {
+    board.attacks_to(target, attacker, !known_empty)
+}
+
+/// Unblockable attacks on `target` by `attacker`'s units.
+fn unblockable(board: &Board, target: Square, attacker: Color) -> Bitboard {
+    board.attacks_to(target, attacker, Bitboard::FULL)
+}
+
+/// Whether every unit stands on its square of the initial array.
+pub(crate) fn all_home(board: &Board) -> bool {
+    Color::ALL.into_iter().all(|color| {
+        Role::ALL.into_iter().all(|role| {
+            let piece = role.of(color);
+            board.by_piece(piece).is_subset(INITIAL.by_piece(piece))
+        })
+    })
+}
+
+/// The retraction generator and the node rules.
+pub(crate) struct Generator {
+    pub(crate) zone: Bitboard,
+    pub(crate) hwa_only: bool,
+    /// Minimum captures of a side's pawns (`None`: impossible structure), by side and pawns.
+    pawns: HashMap<(Color, Bitboard), Option<u32>>,
+    /// King steps from each square to the nearest square outside the zone (at most 8).
+    exit: [u8; 64],
+}
+
+impl Generator {
+    pub(crate) fn new(zone: Bitboard, hwa_only: bool) -> Generator {
+        let mut exit = [8u8; 64];
+        let mut reached = !zone;
+        let mut frontier = reached;
+        let mut d = 0;
+        while frontier.any() && d < 8 {
+            for sq in frontier {
+                exit[usize::from(sq)] = d;
+            }
+            let next = frontier
+                .into_iter()
+                .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::king_attacks(sq))
+                & !reached;
+            reached |= next;
+            frontier = next;
+            d += 1;
+        }
+        Generator {
+            zone,
+            hwa_only,
+            pawns: HashMap::new(),
+            exit,
+        }
+    }
+
+    /// A guess of how far `board` is from an escape: for each unit not on its home square, one
+    /// plus the king steps to leave the zone (for a pawn, at most the steps back to its home rank).
+    pub(crate) fn distance(&self, board: &Board) -> u32 {
+        let mut total = 0;
+        for sq in board.occupied() {
+            let Some(piece) = board.piece_at(sq) else {
+                continue;
+            };
+            if INITIAL.piece_at(sq) == Some(piece) {
+                continue;
+            }
+            let mut d = u32::from(self.exit[usize::from(sq)]);
+            if piece.role == Role::Pawn {
+                d = d.min(piece.color.relative_rank(sq.rank()) as u32 - 1);
+            }
+            total += 1 + d;
+        }
+        total
+    }
+
+    /// The root node of `cage`, or `None` if the cage is illegal outright (then it is proven).
+    pub(crate) fn root(&mut self, cage: &Cage) -> Option<State> {
+        let board = cage.board.clone();
+        let mut pending = None;
+        let mut checked = 0;
+        for color in Color::ALL {
+            if let Some(k) = king_of(&board, color) {
+                let checkers = unblockable(&board, k, color.other());
+                match checkers.count() {
+                    0 => {}
+                    1 => {
+                        // The side in check did not make the last move; the checker did.
+                        pending = checkers.first();
+                        checked += 1;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        if checked > 1 {
+            return None;
+        }
+        let rem = ByColor::new_with(|c| cage.captures.get(c).unwrap_or(16).min(16));
+        let mut state = State {
+            node: Node {
+                board,
+                frozen: cage.frozen,
+                pending,
+            },
+            rem,
+        };
+        self.finish(&mut state).then_some(state)
+    }
+
+    /// Normalises the allowances of `state` and applies the node rules: false if it is illegal.
+    fn finish(&mut self, state: &mut State) -> bool {
+        let board = &state.node.board;
+        for color in Color::ALL {
+            let rem = state.rem.get_mut(color);
+            if self.hwa_only {
+                *rem = 16;
+            } else {
+                let theirs = board.by_color(color.other()).count() as u8;
+                *rem = (*rem).min(16u8.saturating_sub(theirs));
+            }
+        }
+        !self.illegal(state)
+    }
+
+    /// Node rules that no realization can break.
+    fn illegal(&mut self, state: &State) -> bool {
+        let board = &state.node.board;
+        for color in Color::ALL {
+            let units = board.by_color(color);
+            let pawns = board.by_piece(color.pawn());
+            if units.count() > 16 || pawns.count() > 8 {
+                return true;
+            }
+            let excess = |bb: Bitboard, n: usize| bb.count().saturating_sub(n);
+            let mine = |role: Role| board.by_piece(Piece { color, role });
+            let bishops = mine(Role::Bishop);
+            let promoted = excess(mine(Role::Queen), 1)
+                + excess(mine(Role::Rook), 2)
+                + excess(mine(Role::Knight), 2)
+                + excess(bishops & Bitboard::LIGHT_SQUARES, 1)
+                + excess(bishops & Bitboard::DARK_SQUARES, 1);
+            if pawns.count() + promoted > 8 {
+                return true;
+            }
+            let cost = *self
+                .pawns
+                .entry((color, pawns))
+                .or_insert_with(|| PawnCost::compute(color, pawns).min_captures(0, 0));
+            match cost {
+                None => return true,
+                Some(cost) => {
+                    if !self.hwa_only && cost > u32::from(*state.rem.get(color)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        if let (Some(w), Some(b)) = (king_of(board, Color::White), king_of(board, Color::Black)) {
+            if attacks::king_attacks(w).contains(b) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Known-empty squares as the rules see them (none for Hwa's algorithm).
+    fn known(&self, squares: Bitboard) -> Bitboard {
+        if self.hwa_only {
+            Bitboard::EMPTY
+        } else {
+            squares
+        }
+    }
+
+    /// Every retraction of `state` with its child, in no particular order.
+    pub(crate) fn children(&mut self, state: &State, out: &mut Vec<(Step, State)>) {
+        out.clear();
+        let board = state.node.board.clone();
+        let occupied = board.occupied();
+        for color in Color::ALL {
+            if let Some(p) = state.node.pending {
+                if board.color_at(p) != Some(color) {
+                    continue;
+                }
+            }
+            // Right after any move of `color`, its king stood where it stands now, with the same
+            // tracked units around: an unblockable check now rules out every retraction of it.
+            if let Some(k) = king_of(&board, color) {
+                if unblockable(&board, k, color.other()).any() {
+                    continue;
+                }
+            }
+            let movable = board.by_color(color)
+                & !state.node.frozen
+                & state
+                    .node
+                    .pending
+                    .map_or(Bitboard::FULL, Bitboard::from_square);
+            for to in movable {
+                let Some(piece) = board.piece_at(to) else {
+                    continue;
+                };
+                if piece.role == Role::Pawn {
+                    self.pawn(state, color, to, out);
+                    continue;
+                }
+                for from in attacks::attacks(to, piece, occupied) & !occupied {
+                    let step = Step {
+                        color,
+                        role: piece.role,
+                        from,
+                        to,
+                        promotion: None,
+                        kind: Kind::Plain,
+                        leaves: false,
+                    };
+                    self.plain_or_uncapture(state, step, attacks::between(from, to), out);
+                }
+                if piece.role != Role::King && color.relative_rank(to.rank()) == Rank::Eighth {
+                    let step = Step {
+                        color,
+                        role: Role::Pawn,
+                        from: to,
+                        to,
+                        promotion: Some(piece.role),
+                        kind: Kind::Plain,
+                        leaves: false,
+                    };
+                    if let Some(from) = to.offset(-forward(color)) {
+                        if !occupied.contains(from) {
+                            self.plain(state, Step { from, ..step }, Bitboard::EMPTY, out);
+                        }
+                    }
+                    for from in attacks::pawn_attacks(color.other(), to) & !occupied {
+                        self.uncapture(state, Step { from, ..step }, Bitboard::EMPTY, out);
+                    }
+                }
+            }
+            self.uncastle(state, color, out);
+        }
+    }
+
+    fn pawn(&mut self, state: &State, color: Color, to: Square, out: &mut Vec<(Step, State)>) {
+        let occupied = state.node.board.occupied();
+        let rank = color.relative_rank(to.rank());
+        if rank <= Rank::Second {
+            return;
+        }
+        let step = Step {
+            color,
+            role: Role::Pawn,
+            from: to,
+            to,
+            promotion: None,
+            kind: Kind::Plain,
+            leaves: false,
+        };
+        let back = -forward(color);
+        if let Some(one) = to.offset(back).filter(|sq| !occupied.contains(*sq)) {
+            self.plain(state, Step { from: one, ..step }, Bitboard::EMPTY, out);
+            if rank == Rank::Fourth {
+                if let Some(two) = one.offset(back).filter(|sq| !occupied.contains(*sq)) {
+                    self.plain(
+                        state,
+                        Step { from: two, ..step },
+                        Bitboard::from_square(one),
+                        out,
+                    );
+                }
+            }
+        }
+        let diagonal = attacks::pawn_attacks(color.other(), to) & !occupied;
+        for from in diagonal {
+            self.uncapture(state, Step { from, ..step }, Bitboard::EMPTY, out);
+        }
+        if rank == Rank::Sixth {
+            let Some(start) = to.offset(forward(color)) else {
+                return;
+            };
+            for from in diagonal {
+                let victim = Square::from_coords(to.file(), from.rank());
+                if occupied.contains(victim) || occupied.contains(start) {
+                    continue;
+                }
+                let step = Step {
+                    from,
+                    kind: Kind::EnPassant,
+                    ..step
+                };
+                let e_t = Bitboard::from_square(to).with(start);
+                let e_t1 = Bitboard::from_square(from).with(victim);
+                if let Ok(child) = self.edge(state, &step, &[], e_t, e_t1, 1, None) {
+                    out.push(child);
+                }
+            }
+        }
+    }
+
+    /// A retraction that may or may not be an uncapture: the plain one if it is possible (its
+    /// child has the larger allowance and so covers the other), else the uncapture if that is.
+    fn plain_or_uncapture(
+        &mut self,
+        state: &State,
+        step: Step,
+        path: Bitboard,
+        out: &mut Vec<(Step, State)>,
+    ) {
+        let e_t = path.with(step.to);
+        let e_t1 = path.with(step.from);
+        match self.edge(state, &step, &[], e_t, e_t1, 0, None) {
+            Ok(child) => out.push(child),
+            Err(Reject::Opponent) => self.uncapture(state, step, path, out),
+            Err(Reject::Other) => {}
+        }
+    }
+
+    fn plain(&mut self, state: &State, step: Step, path: Bitboard, out: &mut Vec<(Step, State)>) {
+        let e_t = path.with(step.to);
+        let e_t1 = path.with(step.from);
+        if let Ok(child) = self.edge(state, &step, &[], e_t, e_t1, 0, None) {
+            out.push(child);
+        }
+    }
+
+    fn uncapture(
+        &mut self,
+        state: &State,
+        step: Step,
+        path: Bitboard,
+        out: &mut Vec<(Step, State)>,
+    ) {
+        let step = Step {
+            kind: Kind::Uncapture,
+            ..step
+        };
+        let e_t1 = path.with(step.from);
+        if let Ok(child) = self.edge(state, &step, &[], path, e_t1, 1, None) {
+            out.push(child);
+        }
+    }
+
+    fn uncastle(&mut self, state: &State, color: Color, out: &mut Vec<(Step, State)>) {
+        let board = &state.node.board;
+        let occupied = board.occupied();
+        let rank = color.backrank();
+        let king_from = Square::from_coords(File::E, rank);
+        for side in CastlingSide::ALL {
+            let king_to = side.king_to(color);
+            let rook_to = side.rook_to(color);
+            let rook_from = Square::from_coords(
+                if side == CastlingSide::KingSide {
+                    File::H
+                } else {
+                    File::A
+                },
+                rank,
+            );
+            let king = board.piece_at(king_to) == Some(color.king());
+            let rook = board.piece_at(rook_to) == Some(color.rook());
+            // Castling put the king on `king_to` and the rook on `rook_to`: each is tracked there
+            // or untracked (its square empty here, and for the king, no tracked king elsewhere).
+            let king_ok = if king {
+                !state.node.frozen.contains(king_to)
+            } else {
+                !occupied.contains(king_to) && king_of(board, color).is_none()
+            };
+            let rook_ok = if rook {
+                !state.node.frozen.contains(rook_to)
+            } else {
+                !occupied.contains(rook_to)
+            };
+            if !(king || rook) || !king_ok || !rook_ok {
+                continue;
+            }
+            if let Some(p) = state.node.pending {
+                if !((king && p == king_to) || (rook && p == rook_to)) {
+                    continue;
+                }
+            }
+            let between = attacks::between(king_from, rook_from);
+            let mut moved = Bitboard::EMPTY;
+            if king {
+                moved.add(king_to);
+            }
+            if rook {
+                moved.add(rook_to);
+            }
+            if ((occupied & !moved) & between.with(king_from).with(rook_from)).any() {
+                continue;
+            }
+            let mut relocations = Vec::with_capacity(2);
+            if king {
+                relocations.push((king_to, king_from, color.king()));
+            }
+            if rook {
+                relocations.push((rook_to, rook_from, color.rook()));
+            }
+            // Before castling: the king is not in check and does not pass an attacked square.
+            let mut before = board.clone();
+            for &(now, _, _) in &relocations {
+                before.discard_piece_at(now);
+            }
+            for &(_, then, piece) in &relocations {
+                before.set_piece_at(then, piece);
+            }
+            let e_t = self.known(between);
+            let passed = attacks::between(king_from, king_to).with(king_from);
+            if passed
+                .into_iter()
+                .any(|sq| certain_attackers(&before, sq, color.other(), e_t).any())
+            {
+                continue;
+            }
+            let e_t1 =
+                (between | Bitboard::from_square(king_from) | Bitboard::from_square(rook_from))
+                    & !Bitboard::from_square(king_to)
+                    & !Bitboard::from_square(rook_to);
+            let step = Step {
+                color,
+                role: Role::King,
+                from: king_from,
+                to: king_to,
+                promotion: None,
+                kind: Kind::Castle(side),
+                leaves: false,
+            };
+            if let Ok(child) = self.edge(
+                state,
+                &step,
+                &relocations,
+                between,
+                e_t1,
+                0,
+                Some((king_from, king_to)),
+            ) {
+                out.push(child);
+            }
+        }
+    }
+
+    /// Applies one retraction and the rules on it. `relocations` lists (square now, square
+    /// before, unit before) for castling; otherwise the step's unit is the only one moved. `e_t`
+    /// and `e_t1` are the squares known empty just before and just after the move; `kings` gives
+    /// the mover's king square before and after when it is known without being tracked
+    /// (castling).
+    #[allow(clippy::too_many_arguments)]
+    fn edge(
+        &mut self,
+        state: &State,
+        step: &Step,
+        relocations: &[(Square, Square, Piece)],
+        e_t: Bitboard,
+        e_t1: Bitboard,
+        captures: u8,
+        kings: Option<(Square, Square)>,
+    ) -> Result<(Step, State), Reject> {
+        let us = step.color;
+        let them = us.other();
+        let board = &state.node.board;
+        let (e_t, e_t1) = (self.known(e_t), self.known(e_t1));
+        let single = [(
+            step.to,
+            step.from,
+            Piece {
+                color: us,
+                role: step.role,
+            },
+        )];
+        let relocations = if relocations.is_empty() {
+            &single[..]
+        } else {
+            relocations
+        };
+        // Just after the move, the mover's king is not attacked.
+        if let Some(k) = kings.map(|(_, after)| after).or_else(|| king_of(board, us)) {
+            if certain_attackers(board, k, them, e_t1).any() {
+                return Err(Reject::Other);
+            }
+        }
+        let mut child = board.clone();
+        for &(now, _, _) in relocations {
+            child.discard_piece_at(now);
+        }
+        for &(_, then, piece) in relocations {
+            child.set_piece_at(then, piece);
+        }
+        // Just before the move, the mover was to move: the opponent's king is not attacked.
+        if let Some(k) = king_of(&child, them) {
+            if certain_attackers(&child, k, us, e_t).any() {
+                return Err(Reject::Opponent);
+            }
+        }
+        // The mover's king may stand in check before its move only if the opponent's last move
+        // gave it; an unblockable check was given by the checking unit itself.
+        let mut pending = None;
+        if kings.is_none() {
+            if let Some(k) = king_of(&child, us) {
+                let checkers = unblockable(&child, k, them);
+                if checkers.more_than_one() {
+                    return Err(Reject::Other);
+                }
+                pending = checkers.first();
+            }
+        }
+        let mut frozen = state.node.frozen;
+        let mut leaves = false;
+        for &(_, then, piece) in relocations {
+            if !self.zone.contains(then) {
+                child.discard_piece_at(then);
+                leaves = true;
+            } else if kings.is_some() && (piece.role == Role::King || piece.role == Role::Rook) {
+                frozen.add(then);
+            }
+        }
+        let mut rem = state.rem;
+        if !self.hwa_only && captures > 0 {
+            let r = rem.get_mut(us);
+            if *r < captures {
+                return Err(Reject::Other);
+            }
+            *r -= captures;
+        }
+        let mut next = State {
+            node: Node {
+                board: child,
+                frozen,
+                pending,
+            },
+            rem,
+        };
+        if !self.finish(&mut next) {
+            return Err(Reject::Other);
+        }
+        Ok((Step { leaves, ..*step }, next))
+    }
+}
+
+/// The steps from the root to node `i` of a search graph given as (parent, step, depth).
+fn line(info: &[(usize, Option<Step>, u32)], mut i: usize) -> Vec<Step> {
+    let mut steps = Vec::new();
+    while let Some(&(parent, step, _)) = info.get(i) {
+        steps.extend(step);
+        i = parent;
+    }
+    steps.reverse();
+    steps
+}
+
+/// One verification in progress.
+pub(crate) struct Search<'s> {
+    pub(crate) gen: Generator,
+    store: &'s CageStore,
+    depth: u32,
+    max_nodes: u64,
+    pub(crate) nodes: u64,
+    /// Expanded (or queued) nodes with the allowances they were expanded with.
+    pub(crate) tt: HashMap<Node, Vec<ByColor<u8>>>,
+    /// On failure, the line to the failing node.
+    pub(crate) path: Vec<Step>,
+}
+
+impl<'s> Search<'s> {
+    pub(crate) fn new(cage: &Cage, store: &'s CageStore, options: &VerifyOptions) -> Search<'s> {
+        Search {
+            gen: Generator::new(cage.zone | cage.board.occupied(), options.hwa_only),
+            store,
+            depth: cage.depth,
+            max_nodes: options.max_nodes,
+            nodes: 0,
+            tt: HashMap::new(),
+            path: Vec::new(),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.tt.clear();
+        self.path.clear();
+        self.nodes = 0;
+    }
+
+    /// Whether `state` is closed by an expanded node, a stored cage or an earlier proof.
+    fn closed(&self, state: &State) -> bool {
+        if let Some(seen) = self.tt.get(&state.node) {
+            if seen.iter().any(|r| covers(r, &state.rem)) {
+                return true;
+            }
+        }
+        self.store.proves(state, !self.gen.hwa_only)
+    }
+
+    fn mark(&mut self, state: &State) {
+        self.tt
+            .entry(state.node.clone())
+            .or_default()
+            .push(state.rem);
+    }
+
+    /// Failures that end the search at once, before any closure.
+    fn escaped(state: &State) -> Option<Failure> {
+        if state.node.board.occupied().is_empty() {
+            Some(Failure::BoardEmpty)
+        } else if all_home(&state.node.board) {
+            Some(Failure::AllHome)
+        } else {
+            None
+        }
+    }
+
+    /// Explores the search graph from `root`, best nodes first: by `priority` (breadth first:
+    /// depth; otherwise the estimated distance to an escape, then depth). A node that would need
+    /// expanding at the depth limit is put aside and fails the search only if nothing expanded
+    /// later closes it.
+    fn explore(&mut self, root: State, breadth_first: bool) -> Result<(), Failure> {
+        // Per node: parent, step from it, depth. States are dropped once expanded.
+        let mut info: Vec<(usize, Option<Step>, u32)> = vec![(usize::MAX, None, 0)];
+        let mut states = vec![Some(root)];
+        let mut heap = BinaryHeap::new();
+        let mut deferred: Vec<(State, usize, Step)> = Vec::new();
+        if let Some(Some(root)) = states.first() {
+            if let Some(f) = Self::escaped(root) {
+                return Err(f);
+            }
+            if self.closed(root) {
+                return Ok(());
+            }
+            if self.depth == 0 {
+                return Err(Failure::DepthLimit(self.depth));
+            }
+            let root = root.clone();
+            self.mark(&root);
+            heap.push(Reverse((0u32, 0u32, 0usize)));
+        }
+        let mut children = Vec::new();
+        while let Some(Reverse((_, _, i))) = heap.pop() {
+            let depth = info[i].2;
+            let Some(state) = states[i].take() else {
+                continue;
+            };
+            if self.nodes >= self.max_nodes {
+                self.path = line(&info, i);
+                return Err(Failure::NodeLimit(self.max_nodes));
+            }
+            self.nodes += 1;
+            self.gen.children(&state, &mut children);
+            for (step, child) in children.drain(..) {
+                if let Some(f) = Self::escaped(&child) {
+                    self.path = line(&info, i);
+                    self.path.push(step);
+                    return Err(f);
+                }
+                if self.closed(&child) {
+                    continue;
+                }
+                if depth + 1 >= self.depth {
+                    deferred.push((child, i, step));
+                    continue;
+                }
+                if info.len() as u64 >= self.max_nodes.saturating_mul(4) {
+                    self.path = line(&info, i);
+                    self.path.push(step);
+                    return Err(Failure::NodeLimit(self.max_nodes));
+                }
+                self.mark(&child);
+                let key = if breadth_first {
+                    (depth + 1, 0)
+                } else {
+                    (self.gen.distance(&child.node.board), depth + 1)
+                };
+                info.push((i, Some(step), depth + 1));
+                states.push(Some(child));
+                heap.push(Reverse((key.0, key.1, info.len() - 1)));
+            }
+        }
+        for (state, parent, step) in deferred {
+            if !self.closed(&state) {
+                self.path = line(&info, parent);
+                self.path.push(step);
+                return Err(Failure::DepthLimit(self.depth));
+            }
+        }
+        Ok(())
+    }
+}

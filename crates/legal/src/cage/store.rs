@@ -1,0 +1,305 @@
+//! The cage store: verified cages only, their file format, and their use by the analysis.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Mutex, MutexGuard};
+
+use retrace_unmove::RetroPosition;
+use shakmaty::{Bitboard, Board, ByColor, Color, Role};
+
+use super::format::{Cage, CageError};
+use super::search::{covers, verify, Node, State, Verification, VerifyOptions};
+use crate::{
+    checks::color_name,
+    types::{squares_text, Reason, ReasonCode},
+    Analysis, Analyzer,
+};
+
+/// Nodes of successful searches kept for later verifications.
+const PROVEN_LIMIT: usize = 200_000;
+
+/// Verification results kept (a cage line and options each).
+const RESULT_LIMIT: usize = 10_000;
+
+/// What verifications through a store learnt: results, and nodes proven to have no realization.
+#[derive(Default)]
+struct Cache {
+    /// Result, and the store's (cages, proven nodes) counts when it was computed: a negative result
+    /// is reused only while neither has grown.
+    results: HashMap<(String, VerifyOptions), (Verification, usize, usize)>,
+    proven: HashMap<Node, Vec<ByColor<u8>>>,
+    proven_count: usize,
+}
+
+/// Verified cages, exported and imported as a cage file; the analysis uses them through
+/// [`analyze_with_cages`] or [`CageStore::reasons`].
+///
+/// Every cage in a store has been verified by this store: [`CageStore::insert`] and
+/// [`CageStore::load`] verify each claim and refuse the ones not proven. The store also caches
+/// verification results and the nodes of successful searches, which later verifications close
+/// branches on; both are only ever filled by successful proofs (or, for results, by failures that
+/// are reused only while the store is unchanged).
+pub struct CageStore {
+    cages: Vec<Cage>,
+    cache: Mutex<Cache>,
+}
+
+impl Default for CageStore {
+    fn default() -> Self {
+        CageStore::new()
+    }
+}
+
+impl Clone for CageStore {
+    /// The cages; the clone starts with an empty cache.
+    fn clone(&self) -> Self {
+        CageStore {
+            cages: self.cages.clone(),
+            cache: Mutex::default(),
+        }
+    }
+}
+
+impl fmt::Debug for CageStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CageStore")
+            .field("cages", &self.cages)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Whether the units of `cage` stand on `board` (same squares, colours and roles) and its frozen
+/// units are among `frozen`.
+fn units_contained(cage: &Cage, board: &Board, frozen: Bitboard) -> bool {
+    Color::ALL
+        .into_iter()
+        .all(|c| cage.board.by_color(c).is_subset(board.by_color(c)))
+        && Role::ALL
+            .into_iter()
+            .all(|r| cage.board.by_role(r).is_subset(board.by_role(r)))
+        && cage.frozen.is_subset(frozen)
+}
+
+impl CageStore {
+    /// An empty store.
+    #[must_use]
+    pub fn new() -> CageStore {
+        CageStore {
+            cages: Vec::new(),
+            cache: Mutex::default(),
+        }
+    }
+
+    fn cache(&self) -> MutexGuard<'_, Cache> {
+        // A panic elsewhere cannot leave the cache inconsistent: every update is a single insert.
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The verified cages, in the order they were added.
+    #[must_use]
+    pub fn cages(&self) -> &[Cage] {
+        &self.cages
+    }
+
+    /// The number of cages.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cages.len()
+    }
+
+    /// Whether the store has no cage.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cages.is_empty()
+    }
+
+    /// Verifies `cage` with the cages already stored and keeps it if it is proven (a cage already
+    /// in the store is not added twice). Refuses a malformed or unproven claim.
+    pub fn insert(&mut self, cage: Cage) -> Result<Verification, CageError> {
+        cage.validate()?;
+        let v = verify(&cage, self);
+        if !v.verified {
+            return Err(CageError::NotVerified {
+                failure: v
+                    .failure
+                    .clone()
+                    .unwrap_or(super::Failure::NodeLimit(v.nodes)),
+                escape: v.escape,
+            });
+        }
+        if !self.cages.contains(&cage) {
+            self.cages.push(cage);
+        }
+        Ok(v)
+    }
+
+    /// Reads a cage file (one cage per line; blank lines and `#` comments ignored) and verifies
+    /// every cage, keeping the proven ones. Returns the store and, for every other line, its number
+    /// (from 1) and why it was refused. A cage may rely on cages anywhere in the file: refused
+    /// claims are retried while others keep getting proven.
+    #[must_use]
+    pub fn load(text: &str) -> (CageStore, Vec<(usize, CageError)>) {
+        let mut store = CageStore::new();
+        let mut errors = Vec::new();
+        let mut waiting = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            match Cage::parse_line(line) {
+                Ok(cage) => waiting.push((i + 1, cage)),
+                Err(CageError::Empty) => {}
+                Err(e) => errors.push((i + 1, e)),
+            }
+        }
+        loop {
+            let before = store.len();
+            let mut refused = Vec::new();
+            for (n, cage) in waiting {
+                if let Err(e) = store.insert(cage.clone()) {
+                    refused.push((n, cage, e));
+                }
+            }
+            if store.len() == before || refused.is_empty() {
+                errors.extend(refused.into_iter().map(|(n, _, e)| (n, e)));
+                break;
+            }
+            waiting = refused.into_iter().map(|(n, c, _)| (n, c)).collect();
+        }
+        errors.sort_by_key(|(n, _)| *n);
+        (store, errors)
+    }
+
+    /// The cages as a cage file, one per line after a comment, that [`CageStore::load`] reads back.
+    #[must_use]
+    pub fn export(&self) -> String {
+        let mut out = String::from(
+            "# Retrace cages: one verified cage per line (board, zone=, frozen=, depth=, captures=)\n",
+        );
+        for cage in &self.cages {
+            out.push_str(&cage.to_string());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The stored cages that `pos` contains: their units stand on the same squares with the same
+    /// colours and roles (whatever else stands on the board is an extension of the cage), their
+    /// frozen units are frozen in `pos`, and the units missing from `pos` allow no more captures
+    /// than the cage's bounds.
+    #[must_use]
+    pub fn contained(&self, pos: &RetroPosition) -> Vec<&Cage> {
+        let board = pos.board();
+        self.cages
+            .iter()
+            .filter(|cage| {
+                units_contained(cage, board, pos.frozen())
+                    && Color::ALL.into_iter().all(|c| match *cage.captures.get(c) {
+                        None => true,
+                        Some(bound) => {
+                            let missing = 16usize.saturating_sub(board.by_color(c.other()).count());
+                            missing <= usize::from(bound)
+                        }
+                    })
+            })
+            .collect()
+    }
+
+    /// One [`ReasonCode::Cage`] reason per stored cage that `pos` contains.
+    #[must_use]
+    pub fn reasons(&self, pos: &RetroPosition) -> Vec<Reason> {
+        self.contained(pos)
+            .into_iter()
+            .map(|cage| {
+                let squares = cage.board.occupied();
+                let mut message = format!(
+                    "the units on {} form a verified cage: no game can have released them, \
+                     whatever else stands on the board",
+                    squares_text(squares)
+                );
+                for c in Color::ALL {
+                    if let Some(bound) = *cage.captures.get(c) {
+                        message.push_str(&format!(
+                            "; {} can have made at most {bound} capture{} here",
+                            color_name(c),
+                            if bound == 1 { "" } else { "s" }
+                        ));
+                    }
+                }
+                if cage.frozen.any() {
+                    message.push_str(&format!(
+                        "; the units on {} never moved",
+                        squares_text(cage.frozen)
+                    ));
+                }
+                Reason::new(ReasonCode::Cage, message, squares)
+            })
+            .collect()
+    }
+
+    /// Whether a stored cage or an earlier proof closes the search node `state`.
+    pub(crate) fn proves(&self, state: &State, use_proven: bool) -> bool {
+        let node = &state.node;
+        let caged = self.cages.iter().any(|cage| {
+            units_contained(cage, &node.board, node.frozen)
+                && Color::ALL.into_iter().all(|c| match *cage.captures.get(c) {
+                    None => true,
+                    Some(bound) => *state.rem.get(c) <= bound,
+                })
+        });
+        if caged || !use_proven {
+            return caged;
+        }
+        let cache = self.cache();
+        cache
+            .proven
+            .get(node)
+            .is_some_and(|seen| seen.iter().any(|r| covers(r, &state.rem)))
+    }
+
+    /// Keeps the nodes of a successful search (each has no realization).
+    pub(crate) fn remember_proven(&self, nodes: HashMap<Node, Vec<ByColor<u8>>>) {
+        let mut cache = self.cache();
+        for (node, rems) in nodes {
+            if cache.proven_count >= PROVEN_LIMIT {
+                break;
+            }
+            cache.proven_count += rems.len();
+            cache.proven.entry(node).or_default().extend(rems);
+        }
+    }
+
+    pub(crate) fn cached_result(&self, key: &(String, VerifyOptions)) -> Option<Verification> {
+        let cache = self.cache();
+        let (v, cages, proven) = cache.results.get(key)?;
+        (v.verified || (*cages == self.cages.len() && *proven == cache.proven_count))
+            .then(|| v.clone())
+    }
+
+    pub(crate) fn cache_result(&self, key: (String, VerifyOptions), v: &Verification) {
+        let mut cache = self.cache();
+        if cache.results.len() >= RESULT_LIMIT {
+            cache.results.clear();
+        }
+        let proven = cache.proven_count;
+        cache
+            .results
+            .insert(key, (v.clone(), self.cages.len(), proven));
+    }
+}
+
+/// [`crate::analyze`] plus one [`ReasonCode::Cage`] reason for every cage of `store` that `pos`
+/// contains (see [`CageStore::contained`]).
+#[must_use]
+pub fn analyze_with_cages(pos: &RetroPosition, store: &CageStore) -> Analysis {
+    let mut analysis = crate::analyze(pos);
+    analysis.reasons.extend(store.reasons(pos));
+    analysis
+}
+
+impl Analyzer {
+    /// [`Analyzer::analyze`] plus the reasons of the stored cages `pos` contains.
+    #[must_use]
+    pub fn analyze_with_cages(&mut self, pos: &RetroPosition, store: &CageStore) -> Analysis {
+        let mut analysis = self.analyze(pos);
+        analysis.reasons.extend(store.reasons(pos));
+        analysis
+    }
+}

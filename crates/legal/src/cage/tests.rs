@@ -1,0 +1,345 @@
+//! Completeness of the retraction generator against real games: every move of a tracked unit in a
+//! legal game must be among the retractions the search generates, so that no verification can ever
+//! close a branch a real game takes.
+
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use retrace_testkit::{random_game, Game};
+use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Move, Position, Square};
+
+use super::format::{default_zone, INITIAL};
+use super::search::{all_home, Generator, Kind, Step};
+use super::*;
+
+/// Squares that a move of `m` by `color` empties or fills (for "never moved" bookkeeping).
+fn move_squares(m: &Move, color: Color) -> Bitboard {
+    match *m {
+        Move::Normal { from, to, .. } => Bitboard::from_square(from).with(to),
+        Move::EnPassant { from, to } => Bitboard::from_square(from)
+            .with(to)
+            .with(Square::from_coords(to.file(), from.rank())),
+        Move::Castle { king, rook } => {
+            let side = if rook.file() > king.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            Bitboard::from_square(king)
+                .with(rook)
+                .with(side.king_to(color))
+                .with(side.rook_to(color))
+        }
+        Move::Put { .. } => Bitboard::EMPTY,
+    }
+}
+
+/// The step the search must generate for the real move `m` of `color`.
+fn expected_step(m: &Move, color: Color) -> Step {
+    match *m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => Step {
+            color,
+            role,
+            from,
+            to,
+            promotion,
+            kind: if capture.is_some() {
+                Kind::Uncapture
+            } else {
+                Kind::Plain
+            },
+            leaves: false,
+        },
+        Move::EnPassant { from, to } => Step {
+            color,
+            role: shakmaty::Role::Pawn,
+            from,
+            to,
+            promotion: None,
+            kind: Kind::EnPassant,
+            leaves: false,
+        },
+        Move::Castle { king, rook } => {
+            let side = if rook.file() > king.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            Step {
+                color,
+                role: shakmaty::Role::King,
+                from: Square::from_coords(File::E, color.backrank()),
+                to: side.king_to(color),
+                promotion: None,
+                kind: Kind::Castle(side),
+                leaves: false,
+            }
+        }
+        Move::Put { .. } => unreachable!("no drops in chess"),
+    }
+}
+
+/// Whether generated step `got` covers the real move described by `want`.
+fn covers_step(got: &Step, want: &Step) -> bool {
+    let same = got.color == want.color
+        && got.role == want.role
+        && got.from == want.from
+        && got.to == want.to
+        && got.promotion == want.promotion;
+    same && (got.kind == want.kind || (want.kind == Kind::Uncapture && got.kind == Kind::Plain))
+}
+
+/// The squares the real move `m` of `color` arrives on (units standing there after it).
+fn arrival(m: &Move, color: Color) -> Bitboard {
+    match *m {
+        Move::Normal { to, .. } | Move::EnPassant { to, .. } => Bitboard::from_square(to),
+        Move::Castle { king, rook } => {
+            let side = if rook.file() > king.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            Bitboard::from_square(side.king_to(color)).with(side.rook_to(color))
+        }
+        Move::Put { .. } => Bitboard::EMPTY,
+    }
+}
+
+/// Follows game `game` backwards from ply `ply` with the units `subset` tracked, checking every
+/// step against the generator. Returns the number of tracked moves followed.
+fn follow(game: &Game, ply: usize, cage: &Cage, store: &CageStore) -> Result<usize, String> {
+    let fen =
+        shakmaty::fen::Fen::from_position(&game.positions[ply], shakmaty::EnPassantMode::Legal);
+    cage.validate().map_err(|e| format!("{fen} {cage}: {e}"))?;
+    let mut gen = Generator::new(cage.zone, false);
+    let Some(mut state) = gen.root(cage) else {
+        return Err(format!("{fen} {cage}: the root was called illegal"));
+    };
+    // Captures each side made in the first t moves.
+    let mut made = vec![ByColor::<u32>::default()];
+    for (t, m) in game.moves.iter().enumerate() {
+        let mut next = *made.last().unwrap_or(&ByColor::default());
+        if m.is_capture() {
+            *next.get_mut(game.positions[t].turn()) += 1;
+        }
+        made.push(next);
+    }
+    let mut followed = 0;
+    let mut children = Vec::new();
+    for t in (0..ply).rev() {
+        let color = game.positions[t].turn();
+        let m = &game.moves[t];
+        let lands = arrival(m, color);
+        let touched = (lands & state.node.board.occupied()).any();
+        if let Some(p) = state.node.pending {
+            if !lands.contains(p) {
+                return Err(format!(
+                    "{fen} {cage}: pending {p} at ply {} but the move there was {m:?}",
+                    t + 1
+                ));
+            }
+        }
+        if !touched {
+            continue;
+        }
+        let want = expected_step(m, color);
+        gen.children(&state, &mut children);
+        let Some((_, child)) = children.iter().find(|(s, _)| covers_step(s, &want)) else {
+            let have: Vec<String> = children.iter().map(|(s, _)| s.to_string()).collect();
+            return Err(format!(
+                "{fen} {cage}: move {m:?} at ply {t} of tracked {} not generated; generated {have:?}",
+                state.node.board.board_fen()
+            ));
+        };
+        state = child.clone();
+        followed += 1;
+        for c in Color::ALL {
+            if u32::from(*state.rem.get(c)) < *made[t].get(c) {
+                return Err(format!(
+                    "{fen} {cage}: allowance {:?} below real captures at ply {t}",
+                    state.rem
+                ));
+            }
+        }
+        if store.proves(&state, true) {
+            return Err(format!(
+                "{fen} {cage}: a real node at ply {t} ({}) is closed by the store",
+                state.node.board.board_fen()
+            ));
+        }
+    }
+    if state.node.pending.is_some() {
+        return Err(format!("{fen} {cage}: pending at the start of the game"));
+    }
+    if !all_home(&state.node.board) {
+        return Err(format!(
+            "{fen} {cage}: not home at the start: {}",
+            state.node.board.board_fen()
+        ));
+    }
+    Ok(followed)
+}
+
+/// A random claim about units of position `ply` of `game`, true to the game (frozen units never
+/// moved, capture bounds at least the real captures).
+fn random_claim(game: &Game, ply: usize, rng: &mut SmallRng) -> Option<Cage> {
+    let board = game.positions[ply].board();
+    let p = [0.25, 0.5, 0.8, 1.0][rng.gen_range(0..4)];
+    let mut sub = Board::empty();
+    match rng.gen_range(0..3) {
+        0 => {
+            // A random box of squares.
+            let (f0, r0) = (rng.gen_range(0..8u32), rng.gen_range(0..8u32));
+            let (w, h) = (rng.gen_range(2..6u32), rng.gen_range(2..6u32));
+            for sq in board.occupied() {
+                let (f, r) = (u32::from(sq.file()), u32::from(sq.rank()));
+                if f >= f0 && f < f0 + w && r >= r0 && r < r0 + h {
+                    sub.set_piece_at(sq, board.piece_at(sq)?);
+                }
+            }
+        }
+        _ => {
+            for sq in board.occupied() {
+                if rng.gen_bool(p) {
+                    sub.set_piece_at(sq, board.piece_at(sq)?);
+                }
+            }
+        }
+    }
+    if sub.occupied().is_empty() {
+        return None;
+    }
+    let mut cage = Cage::new(sub.clone());
+    cage.depth = MAX_DEPTH;
+    match rng.gen_range(0..4) {
+        0 => cage.zone = Bitboard::FULL,
+        1 => cage.zone = default_zone(&sub) | Bitboard(rng.gen::<u64>() & rng.gen::<u64>()),
+        _ => {}
+    }
+    let mut moved = Bitboard::EMPTY;
+    for (t, m) in game.moves[..ply].iter().enumerate() {
+        moved |= move_squares(m, game.positions[t].turn());
+    }
+    for sq in sub.occupied() & !moved {
+        if INITIAL.piece_at(sq) == sub.piece_at(sq) && rng.gen_bool(0.5) {
+            cage.frozen.add(sq);
+        }
+    }
+    if rng.gen_bool(0.5) {
+        for c in Color::ALL {
+            let real = game.moves[..ply]
+                .iter()
+                .enumerate()
+                .filter(|(t, m)| m.is_capture() && game.positions[*t].turn() == c)
+                .count() as u8;
+            if rng.gen_bool(0.7) {
+                *cage.captures.get_mut(c) = Some((real + rng.gen_range(0..2)).min(15));
+            }
+        }
+    }
+    Some(cage)
+}
+
+#[test]
+fn real_games_are_always_generated() {
+    let mut rng = SmallRng::seed_from_u64(11);
+    let (store, errors) = CageStore::load(PUBLISHED);
+    assert!(errors.is_empty(), "{errors:?}");
+    let games = if cfg!(debug_assertions) { 60 } else { 1500 };
+    let mut claims = 0;
+    let mut followed = 0;
+    for seed in 0..games {
+        let game = random_game(seed, 40 + (seed as usize * 53) % 240);
+        for ply in (1..game.positions.len()).step_by(7) {
+            for _ in 0..3 {
+                let Some(cage) = random_claim(&game, ply, &mut rng) else {
+                    continue;
+                };
+                claims += 1;
+                match follow(&game, ply, &cage, &store) {
+                    Ok(n) => followed += n,
+                    Err(e) => panic!("{e}"),
+                }
+            }
+        }
+    }
+    eprintln!("{claims} claims, {followed} tracked moves followed back to the initial array");
+    assert!(claims > 1000);
+}
+
+/// Cages that must verify, used as a store by the tests above.
+const PUBLISHED: &str = "
+8/8/8/8/8/8/PPkPP3/KR1b4
+4B1rk/3ppKpp/8/8/8/8/8/8
+Knrk4/BpppRp2/1p2p3/8/8/8/8/8
+8/8/8/8/8/6P1/5PrP/7K
+6b1/5pp1/6p1/8/8/8/8/8
+8/8/8/8/8/P7/1P6/b7 captures=b0
+";
+
+#[test]
+fn the_root_knows_who_moved_last() {
+    let mut gen = Generator::new(Bitboard::FULL, false);
+    // The white king is in check from the knight: Black moved last, with that knight.
+    let cage = Cage::parse_line("8/8/8/8/8/2n5/8/1K6").expect("parses");
+    let root = gen.root(&cage).expect("legal");
+    assert_eq!(root.node.pending, Some(Square::C3));
+    let mut children = Vec::new();
+    gen.children(&root, &mut children);
+    assert!(!children.is_empty());
+    assert!(children
+        .iter()
+        .all(|(s, _)| s.to == Square::C3 && s.color == Color::Black));
+    // Both kings in unblockable checks, or one king in two: illegal outright.
+    let both = Cage::parse_line("8/8/8/8/1k6/P7/2n5/K7").expect("parses");
+    assert!(gen.root(&both).is_none());
+    let double = Cage::parse_line("8/8/8/8/8/1n6/1p6/K7").expect("parses");
+    assert!(gen.root(&double).is_none());
+    // A frozen checker never moved, so nothing explains the check.
+    let frozen = Cage::parse_line("8/8/8/8/8/8/3p4/4K3 frozen=d2").map(|_| ());
+    assert!(frozen.is_err(), "d2 is not a black pawn's home square");
+}
+
+#[test]
+fn steps_are_written_in_retro_notation() {
+    let step = Step {
+        color: Color::White,
+        role: shakmaty::Role::Knight,
+        from: Square::A6,
+        to: Square::B8,
+        promotion: None,
+        kind: Kind::Uncapture,
+        leaves: false,
+    };
+    assert_eq!(step.to_string(), "Na6x?b8");
+    let plain = Step {
+        kind: Kind::Plain,
+        ..step
+    };
+    assert_eq!(plain.to_string(), "Na6-b8");
+    let promotion = Step {
+        role: shakmaty::Role::Pawn,
+        from: Square::A7,
+        to: Square::B8,
+        promotion: Some(shakmaty::Role::Bishop),
+        ..step
+    };
+    assert_eq!(promotion.to_string(), "a7x?b8=B");
+    let ep = Step {
+        role: shakmaty::Role::Pawn,
+        from: Square::E5,
+        to: Square::D6,
+        kind: Kind::EnPassant,
+        ..step
+    };
+    assert_eq!(ep.to_string(), "e5xd6ep");
+    let castle = Step {
+        kind: Kind::Castle(CastlingSide::QueenSide),
+        ..step
+    };
+    assert_eq!(castle.to_string(), "0-0-0");
+}
