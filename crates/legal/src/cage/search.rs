@@ -28,6 +28,14 @@
 //! as a node empties, has every unit on its home square, needs expanding at the depth limit, or the
 //! node budget runs out.
 //!
+//! The graph is explored best first (fewest estimated steps to an escape, see
+//! [`Generator::distance`]), which finds escapes fast; the order does not matter to the proof, as
+//! every queued node is expanded before success is declared. A node that would need expanding at
+//! the depth limit is set aside and fails the verification only if nothing expanded later closes it;
+//! if one does fail, a breadth-first search, which reaches every node at its least depth, has the
+//! last word. After a success every expanded node is known to have no realization, so the store
+//! keeps them (a cache) and later verifications close branches on them.
+//!
 //! # The retractions
 //! Both sides retract freely (the other side may always have moved elsewhere in between), so the
 //! cage has no side to move and either side may retract first. Each retraction of a tracked unit
