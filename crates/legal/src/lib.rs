@@ -18,7 +18,8 @@
 //! - the pawn structure as an assignment to start files ([`ReasonCode::ImpossiblePawnStructure`],
 //!   [`ReasonCode::TooManyCaptures`]);
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
-//!   [`ReasonCode::BishopCaptureColour`]).
+//!   [`ReasonCode::BishopCaptureColour`]) and the parity of the number of moves
+//!   ([`ReasonCode::ImpossibleParity`]).
 
 pub mod cage;
 mod checks;

@@ -14,7 +14,8 @@ fn too_many_units() {
         "rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         TooManyUnits,
     );
-    assert_legal("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
+    // Black to move (1.Na3): with White to move the parity would be wrong.
+    assert_legal("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR b KQkq - 0 1");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 mod colours;
 mod crossing;
+mod parity;
 mod trapped;
 
 use retrace_unmove::RetroPosition;
@@ -48,4 +49,5 @@ pub(crate) fn reasons(known: &Known<'_>, out: &mut Vec<Reason>) {
     trapped::trapped_rooks(known.pos, out);
     crossing::crossed_pawns(known, out);
     colours::bishop_colours(known, out);
+    parity::parity(known, out);
 }
