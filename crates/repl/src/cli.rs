@@ -44,6 +44,18 @@ pub enum Command {
         /// Forbid uncaptures: white, black or both.
         #[arg(long, value_name = "white|black|both")]
         no_uncapture: Option<String>,
+        /// Read the FEN's castling and en passant fields as complete: a missing right was lost,
+        /// '-' means no en passant capture was possible ('?' stays unknown).
+        #[arg(long)]
+        exact_fen: bool,
+        /// Read the FEN's clocks as facts: the halfmove clock counts plies since the last capture
+        /// or pawn move; if the move number's plies equal --depth, solutions start from the
+        /// initial array.
+        #[arg(long)]
+        game_clocks: bool,
+        /// Stop after visiting this many nodes (the answer is then marked incomplete).
+        #[arg(long, value_name = "NODES")]
+        max_nodes: Option<u64>,
     },
     /// Start the interactive retractor (the default).
     Repl {

@@ -35,6 +35,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             extra,
             max,
             no_uncapture,
+            exact_fen,
+            game_clocks,
+            max_nodes,
         }) => {
             let depth = parse_search_depth(&depth)?;
             if extra > MAX_SOLVE_DEPTH {
@@ -42,8 +45,16 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                     "extra depth {extra} is more than {MAX_SOLVE_DEPTH}"
                 )));
             }
-            let no_uncapture = parse_no_uncapture(no_uncapture.as_deref())?;
-            for_each_position(&position, |pos| solve(pos, depth, extra, max, no_uncapture))
+            let request = SolveRequest {
+                depth,
+                extra,
+                max,
+                max_nodes,
+                no_uncapture: parse_no_uncapture(no_uncapture.as_deref())?,
+                exact_fen,
+                game_clocks,
+            };
+            for_each_position_text(&position, |pos, fen| solve(pos, fen, &request))
         }
         Some(Command::Perft { position, depth }) => {
             let depth = parse_depth(&depth)?;
@@ -81,9 +92,17 @@ fn for_each_position(
     args: &PositionArgs,
     answer: impl Fn(&RetroPosition) -> Result<Answer, CliError>,
 ) -> Result<ExitCode, CliError> {
+    for_each_position_text(args, |pos, _| answer(pos))
+}
+
+/// As [`for_each_position`], also handing over the FEN text (for facts beyond the position).
+fn for_each_position_text(
+    args: &PositionArgs,
+    answer: impl Fn(&RetroPosition, &str) -> Result<Answer, CliError>,
+) -> Result<ExitCode, CliError> {
     if args.fen != "-" {
         let pos = position_from_args(&args.fen, args)?;
-        print_answer(&answer(&pos)?, args.json)?;
+        print_answer(&answer(&pos, &args.fen)?, args.json)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut failed = false;
@@ -92,7 +111,7 @@ fn for_each_position(
         if line.trim().is_empty() {
             continue;
         }
-        match position_from_args(&line, args).and_then(|pos| answer(&pos)) {
+        match position_from_args(&line, args).and_then(|pos| answer(&pos, &line)) {
             Ok(a) => print_answer(&a, args.json)?,
             Err(err @ CliError::BadInput(_)) => {
                 failed = true;
@@ -285,19 +304,44 @@ fn parse_no_uncapture(text: Option<&str>) -> Result<[bool; 2], CliError> {
     }
 }
 
-/// `solve`: every sequence of the last N moves.
-fn solve(
-    pos: &RetroPosition,
+/// The options of one `solve` run.
+struct SolveRequest {
     depth: u32,
     extra: u32,
     max: Option<usize>,
+    max_nodes: Option<u64>,
     no_uncapture: [bool; 2],
-) -> Result<Answer, CliError> {
+    exact_fen: bool,
+    game_clocks: bool,
+}
+
+/// `solve`: every sequence of the last N moves.
+fn solve(pos: &RetroPosition, fen: &str, request: &SolveRequest) -> Result<Answer, CliError> {
+    let read = retrace_unmove::FenFacts::parse(fen);
+    let mut facts = retrace_search::GameFacts {
+        exact_castling: request.exact_fen && read.castling_known,
+        exact_en_passant: request.exact_fen && read.ep_known,
+        ..retrace_search::GameFacts::default()
+    };
+    if request.game_clocks {
+        facts.halfmove_clock = read.halfmove_clock;
+        if let Some(plies) = read.plies_since_start(pos.to_move()) {
+            if plies < request.depth {
+                return Err(CliError::BadInput(format!(
+                    "the move number says {plies} plies were played: cannot retract {}",
+                    request.depth
+                )));
+            }
+            facts.plies_since_start = (plies == request.depth).then_some(plies);
+        }
+    }
     let params = retrace_search::SolveParams {
-        depth,
-        extra,
-        max_solutions: max,
-        no_uncapture,
+        depth: request.depth,
+        extra: request.extra,
+        max_solutions: request.max,
+        max_nodes: request.max_nodes,
+        no_uncapture: request.no_uncapture,
+        facts,
         ..retrace_search::SolveParams::default()
     };
     let found = retrace_search::solve(pos, params, &retrace_search::LegalPruner);

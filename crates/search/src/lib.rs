@@ -6,22 +6,22 @@
 //! none tells how deep each last move survived. [`to_pgn`] turns a solution into a forward game that
 //! shakmaty has replayed.
 
+mod engine;
+mod facts;
 mod pgn;
 mod table;
 
 use std::{
-    sync::{
-        atomic::{AtomicBool, Ordering},
-        Arc,
-    },
-    time::{Duration, Instant},
+    sync::{atomic::AtomicBool, Arc},
+    time::Duration,
 };
 
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::Color;
 
+use engine::{with_policy, Search};
+pub use facts::GameFacts;
+use facts::LostRights;
 pub use pgn::{to_pgn, PgnError};
-use table::Table;
 
 /// Decides that a position cannot occur in a game, so no line may pass through it.
 ///
@@ -79,6 +79,8 @@ pub struct SolveParams<'a> {
     pub no_uncapture: [bool; 2],
     /// Stop after visiting this many nodes (the result is then marked incomplete).
     pub max_nodes: Option<u64>,
+    /// Facts about the game beyond its board (clocks, exact FEN fields), if the user asserts them.
+    pub facts: GameFacts,
     /// Set from outside to stop the search; it then returns what it found, marked incomplete.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called every few thousand nodes.
@@ -93,6 +95,7 @@ impl Default for SolveParams<'_> {
             max_solutions: None,
             no_uncapture: [false; 2],
             max_nodes: None,
+            facts: GameFacts::default(),
             cancel: None,
             progress: None,
         }
@@ -101,10 +104,6 @@ impl Default for SolveParams<'_> {
 
 /// The extra depth a solution must survive unless told otherwise.
 pub const DEFAULT_EXTRA: u32 = 3;
-
-/// How often (in nodes) the search looks at the cancel flag and reports progress: often enough to
-/// stop well within 100 ms, rarely enough to cost nothing.
-const POLL_INTERVAL: u64 = 1 << 10;
 
 /// What [`solve`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,147 +116,18 @@ pub struct Solutions {
     pub elapsed: Duration,
 }
 
-/// Applies the uncapture policy of `params` to a position.
-fn with_policy(pos: &RetroPosition, no_uncapture: [bool; 2]) -> RetroPosition {
-    let mut pos = pos.clone();
-    for color in Color::ALL {
-        if no_uncapture[color as usize] {
-            pos.set_uncaptures_allowed(color, false);
-        }
-    }
-    pos
-}
-
-struct Search<'p, 'a, P: Pruner> {
-    pruner: &'p P,
-    params: SolveParams<'a>,
-    start: Instant,
-    nodes: u64,
-    stopped: bool,
-    lines: Vec<Vec<Retraction>>,
-    line: Vec<Retraction>,
-    /// Positions known to have (or not to have) a history of some length.
-    history: Table,
-    /// Positions known to lead to no solution in the given remaining depth.
-    dead: Table,
-}
-
-impl<P: Pruner> Search<'_, '_, P> {
-    /// Counts a node; checks for cancellation and reports progress now and then.
-    fn visit(&mut self, ply: u32) -> bool {
-        self.nodes += 1;
-        if self.params.max_nodes.is_some_and(|max| self.nodes > max) {
-            self.stopped = true;
-        }
-        if self.nodes.is_multiple_of(POLL_INTERVAL) {
-            if self
-                .params
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                self.stopped = true;
-            }
-            let report = Progress {
-                nodes: self.nodes,
-                solutions: self.lines.len(),
-                ply,
-                elapsed: self.start.elapsed(),
-            };
-            if let Some(progress) = self.params.progress.as_mut() {
-                progress(report);
-            }
-        }
-        !self.stopped
-    }
-
-    /// Whether `pos` (already accepted by the pruner) has a history `plies` deep.
-    fn has_history(&mut self, pos: &RetroPosition, plies: u32) -> bool {
-        if plies == 0 {
-            return true;
-        }
-        if let Some(known) = self.history.get(pos.zobrist(), plies) {
-            return known;
-        }
-        let mut found = false;
-        for r in pos.retractions() {
-            if !self.visit(0) {
-                return false;
-            }
-            let child = pos.retract(r);
-            if !self.pruner.is_illegal(&child) && self.has_history(&child, plies - 1) {
-                found = true;
-                break;
-            }
-        }
-        if !self.stopped {
-            self.history.insert(pos.zobrist(), plies, found);
-        }
-        found
-    }
-
-    /// Collects the solutions below `pos`, `remaining` plies from the full depth. Returns whether
-    /// any was found.
-    fn collect(&mut self, pos: &RetroPosition, ply: u32) -> bool {
-        let remaining = self.params.depth - ply;
-        if remaining == 0 {
-            let extra = self.params.extra;
-            if self.has_history(pos, extra) && !self.stopped {
-                self.lines.push(self.line.clone());
-                if self
-                    .params
-                    .max_solutions
-                    .is_some_and(|max| self.lines.len() >= max)
-                {
-                    self.stopped = true;
-                }
-                return true;
-            }
-            return false;
-        }
-        if self.dead.get(pos.zobrist(), remaining) == Some(false) {
-            return false;
-        }
-        let mut found = false;
-        for r in pos.retractions() {
-            if !self.visit(ply) {
-                return found;
-            }
-            let child = pos.retract(r);
-            if self.pruner.is_illegal(&child) {
-                continue;
-            }
-            self.line.push(r);
-            found |= self.collect(&child, ply + 1);
-            self.line.pop();
-            if self.stopped {
-                return found;
-            }
-        }
-        if !found {
-            self.dead.insert(pos.zobrist(), remaining, false);
-        }
-        found
-    }
-}
-
 /// Finds every sequence of `params.depth` retractions from `pos` after which `params.extra` more
 /// retractions exist, every position on the way accepted by `pruner`.
 pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P) -> Solutions {
     let root = with_policy(pos, params.no_uncapture);
-    let mut search = Search {
-        pruner,
-        params,
-        start: Instant::now(),
-        nodes: 0,
-        stopped: false,
-        lines: Vec::new(),
-        line: Vec::new(),
-        history: Table::new(),
-        dead: Table::new(),
+    let lost = if params.facts.exact_castling {
+        LostRights::of(&root)
+    } else {
+        LostRights::default()
     };
+    let mut search = Search::new(pruner, params);
     if !pruner.is_illegal(&root) {
-        search.collect(&root, 0);
+        search.collect(&root, 0, lost);
     }
     Solutions {
         lines: search.lines,
@@ -294,17 +164,7 @@ pub fn prove<P: Pruner>(
         cancel,
         ..SolveParams::default()
     };
-    let mut search = Search {
-        pruner,
-        params,
-        start: Instant::now(),
-        nodes: 0,
-        stopped: false,
-        lines: Vec::new(),
-        line: Vec::new(),
-        history: Table::new(),
-        dead: Table::new(),
-    };
+    let mut search = Search::new(pruner, params);
     if max_depth == 0 || pruner.is_illegal(pos) {
         return if max_depth == 0 && !pruner.is_illegal(pos) {
             Proof::History(Vec::new())
@@ -324,10 +184,10 @@ pub fn prove<P: Pruner>(
         }
         // The longest survival of this move, found by deepening until the line dies.
         let mut survived = 1;
-        while survived < max_depth && search.has_history(&child, survived) {
+        while survived < max_depth && search.has_history(&child, survived, 2) {
             survived += 1;
         }
-        if survived == max_depth && search.has_history(&child, max_depth - 1) {
+        if survived == max_depth && search.has_history(&child, max_depth - 1, 2) {
             let mut line = vec![r];
             line.extend(search.witness(&child, max_depth - 1));
             return Proof::History(line);
@@ -340,28 +200,6 @@ pub fn prove<P: Pruner>(
     Proof::NoHistory {
         tries,
         complete: !search.stopped,
-    }
-}
-
-impl<P: Pruner> Search<'_, '_, P> {
-    /// A line `plies` deep below `pos`, which must have one.
-    fn witness(&mut self, pos: &RetroPosition, plies: u32) -> Vec<Retraction> {
-        let mut line = Vec::new();
-        let mut pos = pos.clone();
-        for left in (0..plies).rev() {
-            let next = pos.retractions().into_iter().find(|&r| {
-                let child = pos.retract(r);
-                !self.pruner.is_illegal(&child) && self.has_history(&child, left)
-            });
-            match next {
-                Some(r) => {
-                    pos = pos.retract(r);
-                    line.push(r);
-                }
-                None => break,
-            }
-        }
-        line
     }
 }
 

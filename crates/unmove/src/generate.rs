@@ -6,10 +6,11 @@
 //! The generator therefore decides each (unit, origin, uncapture or not) once and emits the
 //! uncapture choices as a group, which also lets perft count them without generating them.
 //!
-//! The common case, no check in the current position, runs on precomputed masks: the squares from
-//! which a unit would give check, and the units whose departure would uncover a slider. Anything
-//! unusual (a check to undo, en passant, castling) takes the exact path, which builds the
-//! predecessor board and asks for attackers.
+//! Ordinary retractions run on precomputed masks: the squares from which a unit would give check,
+//! the units whose departure would uncover a slider, and, when the last move gave check, the lines
+//! on which the retracting unit must now block the other checkers. Only en passant, castling and
+//! the forced double step take the exact path, which builds the predecessor board and asks for
+//! attackers. Debug builds check every mask against that exact path.
 
 use shakmaty::{attacks, Bitboard, Board, CastlingSide, Color, Move, Piece, Rank, Role, Square};
 
@@ -142,7 +143,10 @@ struct Context {
     empty: Bitboard,
     /// The king of the side to move, which must not be attacked in the predecessor.
     their_king: Square,
-    in_check: bool,
+    /// Units of the retracting side attacking the enemy king now (the last move gave check).
+    checkers: Bitboard,
+    /// The checkers that are sliders.
+    slider_checkers: Bitboard,
     may_uncapture: bool,
     rook_rays: Bitboard,
     bishop_rays: Bitboard,
@@ -156,7 +160,7 @@ impl Context {
         let them = us.other();
         let occupied = board.occupied();
         let their_king = pos.king_of(them);
-        let in_check = board.attacks_to(their_king, us, occupied).any();
+        let checkers = board.attacks_to(their_king, us, occupied);
         let ours = board.by_color(us);
         let mut discoveries = [None; 8];
         let snipers = (attacks::rook_attacks(their_king, Bitboard::EMPTY)
@@ -180,7 +184,8 @@ impl Context {
             occupied,
             empty: !occupied,
             their_king,
-            in_check,
+            checkers,
+            slider_checkers: checkers & board.sliders(),
             may_uncapture: pos.uncaptures_allowed(us),
             rook_rays: attacks::rook_attacks(their_king, occupied),
             bishop_rays: attacks::bishop_attacks(their_king, occupied),
@@ -230,6 +235,25 @@ impl Context {
             }
         }
         Bitboard::FULL
+    }
+
+    /// Origins a unit leaving `to` may come from so that every other checker stops checking: a
+    /// slider checker must find the unit on its line, a stepping one cannot be stopped. (`to`
+    /// itself is never on a checking line, and the unit leaving it ends its own check.)
+    #[inline]
+    fn block_filter(&self, to: Square) -> Bitboard {
+        let others = self.checkers.without(to);
+        if others.is_empty() {
+            return Bitboard::FULL;
+        }
+        if (others & !self.slider_checkers).any() {
+            return Bitboard::EMPTY;
+        }
+        let mut mask = Bitboard::FULL;
+        for checker in others {
+            mask &= attacks::between(checker, self.their_king);
+        }
+        mask
     }
 
     /// Exact test: after `edit` turns the current board into the predecessor's, is the enemy king
@@ -343,17 +367,19 @@ impl RetroPosition {
         } else {
             Bitboard::EMPTY
         };
-        let (plain, capture) = if ctx.in_check {
-            (
-                self.exact_origins(ctx, before, to, plain, false),
-                self.exact_origins(ctx, before, to, capture, true),
-            )
-        } else {
-            (
-                plain & !ctx.check_origins(before, to, true) & ctx.discovery_filter(to),
-                capture & !ctx.check_origins(before, to, false),
-            )
-        };
+        let blocks = ctx.block_filter(to);
+        let safe_plain =
+            plain & blocks & !ctx.check_origins(before, to, true) & ctx.discovery_filter(to);
+        let safe_capture = capture & blocks & !ctx.check_origins(before, to, false);
+        debug_assert_eq!(
+            safe_plain,
+            self.exact_origins(ctx, before, to, plain, false)
+        );
+        debug_assert_eq!(
+            safe_capture,
+            self.exact_origins(ctx, before, to, capture, true)
+        );
+        let (plain, capture) = (safe_plain, safe_capture);
         sink.push_group(
             Move::Normal {
                 role: before,
@@ -368,7 +394,9 @@ impl RetroPosition {
         );
     }
 
-    /// The squares of `origins` that leave the enemy king safe, tested one by one.
+    /// The squares of `origins` that leave the enemy king safe, tested one by one on a built
+    /// board: the slow reference the masks are checked against in debug builds.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     fn exact_origins(
         &self,
         ctx: &Context,

@@ -79,7 +79,9 @@ impl RetroPosition {
     /// Sets up a position the way the command line takes it: a full FEN, or a board field alone
     /// with the retracting side. If both a full FEN and `retract` are given they must agree.
     pub fn parse(text: &str, retract: Option<Color>) -> Result<RetroPosition, SetupError> {
-        let text = text.trim();
+        // shakmaty also takes '_' between fields (as FENs in URLs have it); count fields alike.
+        let text = text.trim().replace('_', " ");
+        let text = text.as_str();
         let fields = text.split_ascii_whitespace().count();
         if fields == 0 {
             return Err(SetupError::Fen("empty".into()));
@@ -87,7 +89,8 @@ impl RetroPosition {
         if fields > 6 {
             return Err(SetupError::Fen("more than six fields".into()));
         }
-        let fen = Fen::from_ascii(text.as_bytes()).map_err(|e| SetupError::Fen(e.to_string()))?;
+        let known = known_fields(text);
+        let fen = Fen::from_ascii(known.as_bytes()).map_err(|e| SetupError::Fen(e.to_string()))?;
         let setup = fen.as_setup();
         if setup.pockets.is_some() || setup.remaining_checks.is_some() || setup.promoted.any() {
             return Err(SetupError::Fen("variant fields are not supported".into()));
@@ -509,6 +512,59 @@ impl RetroPosition {
     }
 }
 
+/// The FEN with unknown fields (`?`, as retro tools write castling, en passant and clocks they do
+/// not know) replaced by the values that assert nothing: no castling right, no en passant square,
+/// clocks 0 and 1.
+fn known_fields(text: &str) -> String {
+    text.split_ascii_whitespace()
+        .enumerate()
+        .map(|(i, field)| match (i, field) {
+            (2 | 3, "?") => "-",
+            (4, "?") => "0",
+            (5, "?") => "1",
+            _ => field,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The clocks and fields of a FEN as facts about the game, `None` where the FEN leaves them out or
+/// writes `?`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FenFacts {
+    /// Plies since the last capture or pawn move.
+    pub halfmove_clock: Option<u32>,
+    /// The move number (1 in the initial array).
+    pub fullmove: Option<u32>,
+    /// Whether the castling field is given (not `?`), so an absent right may be read as lost.
+    pub castling_known: bool,
+    /// Whether the en passant field is given (not `?`), so `-` may be read as "no en passant
+    /// capture was possible".
+    pub ep_known: bool,
+}
+
+impl FenFacts {
+    /// Reads the facts of a FEN's text (the board is not checked here).
+    #[must_use]
+    pub fn parse(text: &str) -> FenFacts {
+        let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+        let number = |i: usize| fields.get(i).and_then(|f| f.parse::<u32>().ok());
+        FenFacts {
+            halfmove_clock: number(4),
+            fullmove: number(5).filter(|&n| n > 0),
+            castling_known: fields.get(2).is_some_and(|f| *f != "?"),
+            ep_known: fields.get(3).is_some_and(|f| *f != "?"),
+        }
+    }
+
+    /// Plies played since the initial array, from the move number and the side to move.
+    #[must_use]
+    pub fn plies_since_start(&self, to_move: Color) -> Option<u32> {
+        self.fullmove
+            .map(|n| 2 * (n - 1) + u32::from(to_move.is_black()))
+    }
+}
+
 impl std::fmt::Display for RetroPosition {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.fen())
@@ -527,3 +583,38 @@ pub(crate) const fn pawn_forward(color: Color) -> i32 {
 /// The shakmaty `EnPassantMode` our FENs follow: the square is written whenever the last move was
 /// a double step we know of, capture possible or not.
 pub const EP_MODE: EnPassantMode = EnPassantMode::Always;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn underscores_separate_fields_as_spaces_do() {
+        // Found by fuzzing: '_' was counted as part of one field, dropping the side to move.
+        let spaced = RetroPosition::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1", None).expect("sets up");
+        let underscored =
+            RetroPosition::parse("4k3/8/8/8/8/8/8/4K3_w_-_-_0_1", None).expect("sets up");
+        assert_eq!(spaced, underscored);
+        assert_eq!(
+            RetroPosition::parse("4k3/8/8/8/8/8/8/4K3_w_-_-_0_1", Some(Color::White)),
+            Err(SetupError::RetractConflict {
+                to_move: ColorName(Color::White)
+            })
+        );
+    }
+
+    #[test]
+    fn unknown_fields_assert_nothing() {
+        let pos = RetroPosition::parse("4k3/8/8/8/8/8/8/4K2R w ? ? ? ?", None).expect("sets up");
+        assert!(pos.frozen().is_empty() && pos.forced_double_step().is_none());
+        let facts = FenFacts::parse("4k3/8/8/8/8/8/8/4K2R b ? ? 7 12");
+        assert_eq!(facts.halfmove_clock, Some(7));
+        assert_eq!(facts.plies_since_start(Color::Black), Some(23));
+        assert!(!facts.castling_known && !facts.ep_known);
+        assert_eq!(
+            FenFacts::parse("4k3/8/8/8/8/8/8/4K2R w K -").halfmove_clock,
+            None
+        );
+        assert!(FenFacts::parse("4k3/8/8/8/8/8/8/4K2R w K -").castling_known);
+    }
+}

@@ -1,0 +1,266 @@
+//! The retraction search itself: depth-first, with transposition tables and cooperative stops.
+
+use std::{sync::atomic::Ordering, time::Instant};
+
+use retrace_unmove::{Retraction, RetroPosition};
+use shakmaty::Color;
+
+use crate::{
+    facts::{allows_en_passant, is_initial, is_zeroing, moves_needed, LostRights},
+    table::Table,
+    Progress, Pruner, SolveParams,
+};
+
+/// How often (in nodes) the search looks at the cancel flag and reports progress: often enough to
+/// stop well within 100 ms, rarely enough to cost nothing.
+const POLL_INTERVAL: u64 = 1 << 10;
+
+pub(crate) struct Search<'p, 'a, P: Pruner> {
+    pub pruner: &'p P,
+    pub params: SolveParams<'a>,
+    pub start: Instant,
+    pub nodes: u64,
+    pub stopped: bool,
+    pub lines: Vec<Vec<Retraction>>,
+    line: Vec<Retraction>,
+    /// Positions known to have (or not to have) a history of some length.
+    history: Table,
+    /// Positions known to lead to no solution in the given remaining depth.
+    dead: Table,
+}
+
+impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
+    pub fn new(pruner: &'p P, params: SolveParams<'a>) -> Self {
+        Search {
+            pruner,
+            params,
+            start: Instant::now(),
+            nodes: 0,
+            stopped: false,
+            lines: Vec::new(),
+            line: Vec::new(),
+            history: Table::new(),
+            dead: Table::new(),
+        }
+    }
+
+    /// Counts a node; checks for cancellation and reports progress now and then.
+    fn visit(&mut self, ply: u32) -> bool {
+        self.nodes += 1;
+        if self.params.max_nodes.is_some_and(|max| self.nodes > max) {
+            self.stopped = true;
+        }
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if self
+                .params
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                self.stopped = true;
+            }
+            let report = Progress {
+                nodes: self.nodes,
+                solutions: self.lines.len(),
+                ply,
+                elapsed: self.start.elapsed(),
+            };
+            if let Some(progress) = self.params.progress.as_mut() {
+                progress(report);
+            }
+        }
+        !self.stopped
+    }
+
+    /// Whether `r` may be retraction number `index` (1 = the last move) given the game facts.
+    fn allowed(&self, pos: &RetroPosition, r: Retraction, index: u32) -> bool {
+        let facts = &self.params.facts;
+        if let Some(clock) = facts.halfmove_clock {
+            let zeroing = is_zeroing(r);
+            if (index <= clock && zeroing) || (index == clock + 1 && !zeroing) {
+                return false;
+            }
+        }
+        !(index == 1
+            && facts.exact_en_passant
+            && pos.forced_double_step().is_none()
+            && allows_en_passant(pos, r))
+    }
+
+    /// The position `r` leads to, if it may be retraction number `index` and the pruner accepts
+    /// it. Called lazily in each loop so that a search for one history stops at the first.
+    fn child(&self, pos: &RetroPosition, r: Retraction, index: u32) -> Option<RetroPosition> {
+        if !self.allowed(pos, r, index) {
+            return None;
+        }
+        let child = pos.retract(r);
+        (!self.pruner.is_illegal(&child)).then_some(child)
+    }
+
+    /// Whether `pos` (already accepted by the pruner) has a history `plies` deep whose first
+    /// retraction is number `index`.
+    pub fn has_history(&mut self, pos: &RetroPosition, plies: u32, index: u32) -> bool {
+        if plies == 0 {
+            return true;
+        }
+        if let Some(known) = self.history.get(pos.zobrist(), plies) {
+            return known;
+        }
+        let mut found = false;
+        for r in pos.retractions() {
+            if !self.visit(0) {
+                return false;
+            }
+            let Some(child) = self.child(pos, r, index) else {
+                continue;
+            };
+            if self.has_history(&child, plies - 1, index + 1) {
+                found = true;
+                break;
+            }
+        }
+        if !self.stopped {
+            self.history.insert(pos.zobrist(), plies, found);
+        }
+        found
+    }
+
+    /// Whether the initial array is exactly `plies` retractions away, the next being number
+    /// `index`, with the lost castling rights `lost` explained on the way.
+    fn reaches_start(
+        &mut self,
+        pos: &RetroPosition,
+        plies: u32,
+        index: u32,
+        lost: LostRights,
+    ) -> bool {
+        if plies == 0 {
+            return lost.is_empty() && is_initial(pos);
+        }
+        if !start_in_reach(pos, plies) {
+            return false;
+        }
+        let key = pos.zobrist() ^ lost.key();
+        if let Some(known) = self.history.get(key, plies) {
+            return known;
+        }
+        let mut found = false;
+        for r in pos.retractions() {
+            if !self.visit(0) {
+                return false;
+            }
+            let Some(child) = self.child(pos, r, index) else {
+                continue;
+            };
+            if self.reaches_start(&child, plies - 1, index + 1, lost.after(pos, r)) {
+                found = true;
+                break;
+            }
+        }
+        if !self.stopped {
+            self.history.insert(key, plies, found);
+        }
+        found
+    }
+
+    /// Whether a line ending in `pos` after `ply` retractions is a solution.
+    fn completes(&mut self, pos: &RetroPosition, ply: u32, lost: LostRights) -> bool {
+        match self.params.facts.plies_since_start {
+            Some(total) => total >= ply && self.reaches_start(pos, total - ply, ply + 1, lost),
+            None => {
+                let extra = self.params.extra;
+                self.has_history(pos, extra, ply + 1)
+            }
+        }
+    }
+
+    /// Collects the solutions below `pos`, reached after `ply` retractions. Returns whether any
+    /// was found.
+    pub fn collect(&mut self, pos: &RetroPosition, ply: u32, lost: LostRights) -> bool {
+        let remaining = self.params.depth - ply;
+        if remaining == 0 {
+            if self.completes(pos, ply, lost) && !self.stopped {
+                self.lines.push(self.line.clone());
+                if self
+                    .params
+                    .max_solutions
+                    .is_some_and(|max| self.lines.len() >= max)
+                {
+                    self.stopped = true;
+                }
+                return true;
+            }
+            return false;
+        }
+        if let Some(total) = self.params.facts.plies_since_start {
+            if total < ply || !start_in_reach(pos, total - ply) {
+                return false;
+            }
+        }
+        let key = pos.zobrist() ^ lost.key();
+        if self.dead.get(key, remaining) == Some(false) {
+            return false;
+        }
+        let mut found = false;
+        for r in pos.retractions() {
+            if !self.visit(ply) {
+                return found;
+            }
+            let Some(child) = self.child(pos, r, ply + 1) else {
+                continue;
+            };
+            self.line.push(r);
+            found |= self.collect(&child, ply + 1, lost.after(pos, r));
+            self.line.pop();
+            if self.stopped {
+                return found;
+            }
+        }
+        if !found {
+            self.dead.insert(key, remaining, false);
+        }
+        found
+    }
+
+    /// A line `plies` deep below `pos`, which must have one.
+    pub fn witness(&mut self, pos: &RetroPosition, plies: u32) -> Vec<Retraction> {
+        let mut line = Vec::new();
+        let mut pos = pos.clone();
+        for left in (0..plies).rev() {
+            let index = plies - left + 1;
+            let next = pos.retractions().into_iter().find_map(|r| {
+                let child = self.child(&pos, r, index)?;
+                self.has_history(&child, left, index + 1)
+                    .then_some((r, child))
+            });
+            match next {
+                Some((r, child)) => {
+                    pos = child;
+                    line.push(r);
+                }
+                None => break,
+            }
+        }
+        line
+    }
+}
+
+/// Whether the initial array may be `plies` retractions away: each side must have enough moves
+/// for what its units need at least. The retracting side takes back the odd plies from here, the
+/// other side the even ones.
+fn start_in_reach(pos: &RetroPosition, plies: u32) -> bool {
+    let board = pos.board();
+    moves_needed(board, pos.retracting()) <= plies.div_ceil(2)
+        && moves_needed(board, pos.to_move()) <= plies / 2
+}
+
+/// Applies the uncapture policy to a position (indexed by shakmaty's `Color as usize`).
+pub(crate) fn with_policy(pos: &RetroPosition, no_uncapture: [bool; 2]) -> RetroPosition {
+    let mut pos = pos.clone();
+    for color in Color::ALL {
+        if no_uncapture[color as usize] {
+            pos.set_uncaptures_allowed(color, false);
+        }
+    }
+    pos
+}
