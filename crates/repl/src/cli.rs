@@ -17,7 +17,16 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Analyse a position's legality, with the reasons and the captures it needs.
-    Check(PositionArgs),
+    Check {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Load user cages (each re-verified; an unverifiable one is an error).
+        #[arg(long, value_name = "FILE")]
+        cages: Option<std::path::PathBuf>,
+    },
+    /// Work with user cages.
+    #[command(subcommand)]
+    Cage(CageCommand),
     /// List every legal retraction of a position.
     List(PositionArgs),
     /// Count the leaves of the retraction tree DEPTH plies deep.
@@ -56,6 +65,9 @@ pub enum Command {
         /// Stop after visiting this many nodes (the answer is then marked incomplete).
         #[arg(long, value_name = "NODES")]
         max_nodes: Option<u64>,
+        /// Load user cages (each re-verified; an unverifiable one is an error).
+        #[arg(long, value_name = "FILE")]
+        cages: Option<std::path::PathBuf>,
     },
     /// Start the interactive retractor (the default).
     Repl {
@@ -86,4 +98,27 @@ pub struct PositionArgs {
     /// Print one JSON document (one per line in batch mode).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CageCommand {
+    /// Verify that the units of a board form a cage: no extension of it has a history.
+    Verify {
+        /// The board field of the cage (only the caged units); a full FEN's other fields are
+        /// ignored, since both sides retract freely in a cage.
+        #[arg(value_name = "FEN")]
+        fen: String,
+        /// The squares tracked (default: the occupied squares and their king-move neighbours).
+        #[arg(long, value_name = "SQ,SQ,...")]
+        zone: Option<String>,
+        /// Retractions searched before giving up.
+        #[arg(long, value_name = "N")]
+        depth: Option<u32>,
+        /// Units that never moved (each on its square of the initial array).
+        #[arg(long, value_name = "SQ,SQ,...")]
+        frozen: Option<String>,
+        /// Print one JSON document.
+        #[arg(long)]
+        json: bool,
+    },
 }

@@ -6,12 +6,13 @@ use std::{
     time::Instant,
 };
 
+use retrace_legal::{Cage, CageStore};
 use retrace_unmove::{retro_perft, RetroPosition};
 use serde_json::{json, Value};
 use shakmaty::{Color, Square};
 
 use crate::{
-    cli::{Cli, Command, PositionArgs},
+    cli::{CageCommand, Cli, Command, PositionArgs},
     interactive,
     output::{error_json, CliError},
     script,
@@ -28,7 +29,17 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         None => repl(None, false),
         Some(Command::Repl { script, strict }) => repl(script.as_deref(), strict),
         Some(Command::List(args)) => for_each_position(&args, list),
-        Some(Command::Check(args)) => for_each_position(&args, check),
+        Some(Command::Check { position, cages }) => {
+            let store = load_cages(cages.as_deref())?;
+            for_each_position(&position, |pos| check(pos, &store))
+        }
+        Some(Command::Cage(CageCommand::Verify {
+            fen,
+            zone,
+            depth,
+            frozen,
+            json,
+        })) => cage_verify(&fen, zone.as_deref(), depth, frozen.as_deref(), json),
         Some(Command::Solve {
             position,
             depth,
@@ -38,7 +49,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             exact_fen,
             game_clocks,
             max_nodes,
+            cages,
         }) => {
+            let store = load_cages(cages.as_deref())?;
             let depth = parse_search_depth(&depth)?;
             if extra > MAX_SOLVE_DEPTH {
                 return Err(CliError::BadInput(format!(
@@ -54,7 +67,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 exact_fen,
                 game_clocks,
             };
-            for_each_position_text(&position, |pos, fen| solve(pos, fen, &request))
+            for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
         }
         Some(Command::Perft { position, depth }) => {
             let depth = parse_depth(&depth)?;
@@ -206,8 +219,8 @@ pub fn side_name(color: Color) -> &'static str {
 }
 
 /// `check`: the static analysis, its reasons and its deductions.
-fn check(pos: &RetroPosition) -> Result<Answer, CliError> {
-    let analysis = retrace_legal::analyze(pos);
+fn check(pos: &RetroPosition, cages: &CageStore) -> Result<Answer, CliError> {
+    let analysis = retrace_legal::analyze_with_cages(pos, cages);
     let illegal = !analysis.reasons.is_empty();
     let reasons: Vec<Value> = analysis
         .reasons
@@ -316,7 +329,12 @@ struct SolveRequest {
 }
 
 /// `solve`: every sequence of the last N moves.
-fn solve(pos: &RetroPosition, fen: &str, request: &SolveRequest) -> Result<Answer, CliError> {
+fn solve(
+    pos: &RetroPosition,
+    fen: &str,
+    request: &SolveRequest,
+    cages: &CageStore,
+) -> Result<Answer, CliError> {
     let read = retrace_unmove::FenFacts::parse(fen);
     let mut facts = retrace_search::GameFacts {
         exact_castling: request.exact_fen && read.castling_known,
@@ -344,7 +362,8 @@ fn solve(pos: &RetroPosition, fen: &str, request: &SolveRequest) -> Result<Answe
         facts,
         ..retrace_search::SolveParams::default()
     };
-    let found = retrace_search::solve(pos, params, &retrace_search::LegalPruner);
+    let pruner = retrace_search::LegalPruner::with_cages(cages);
+    let found = retrace_search::solve(pos, params, &pruner);
     let lines: Vec<Vec<String>> = found
         .lines
         .iter()
@@ -374,4 +393,66 @@ fn solve(pos: &RetroPosition, fen: &str, request: &SolveRequest) -> Result<Answe
         }),
         text,
     })
+}
+
+/// Loads a cage file; every cage is re-verified, and one that is malformed or unverifiable is an
+/// error (the contract: never trust an unverified cage, never silently drop one the user gave).
+fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
+    let Some(file) = file else {
+        return Ok(CageStore::new());
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        CliError::BadInput(format!("cannot read cage file {}: {e}", file.display()))
+    })?;
+    let (store, errors) = CageStore::load(&text);
+    match errors.first() {
+        None => Ok(store),
+        Some((line, err)) => Err(CliError::BadInput(format!(
+            "cage file {} line {line}: {err}",
+            file.display()
+        ))),
+    }
+}
+
+/// `cage verify`: is the claim a cage?
+fn cage_verify(
+    fen: &str,
+    zone: Option<&str>,
+    depth: Option<u32>,
+    frozen: Option<&str>,
+    json_output: bool,
+) -> Result<ExitCode, CliError> {
+    let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
+    let board = Cage::parse_board(board_field).map_err(bad)?;
+    let zone = match zone {
+        None => None,
+        Some(list) => Some(parse_squares(Some(list))?.into_iter().collect()),
+    };
+    let frozen = parse_squares(frozen)?.into_iter().collect();
+    let cage = Cage::from_parts(board, zone, frozen, depth).map_err(bad)?;
+    let verification = retrace_legal::cage::verify(&cage, &CageStore::new());
+    let text = if verification.verified {
+        format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes)
+    } else {
+        let why = verification
+            .failure
+            .as_ref()
+            .map_or(String::new(), |f| format!(" ({f})"));
+        format!(
+            "not verified{why} after {} nodes; a line that escapes: {}\n",
+            verification.nodes,
+            verification.escape.join(" ")
+        )
+    };
+    let answer = Answer {
+        json: json!({
+            "cage": verification.verified,
+            "line": verification.escape,
+            "nodes": verification.nodes,
+            "cage_line": cage.to_string(),
+        }),
+        text,
+    };
+    print_answer(&answer, json_output)?;
+    Ok(ExitCode::SUCCESS)
 }

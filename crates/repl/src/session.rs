@@ -9,7 +9,7 @@ use std::{
     sync::{atomic::AtomicBool, Arc},
 };
 
-use retrace_legal::{analyze, Reason};
+use retrace_legal::{analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
     line_notation, solve, to_pgn, LegalPruner, Progress, SolveParams, DEFAULT_EXTRA,
 };
@@ -67,6 +67,8 @@ pub struct Session {
     found: Option<Found>,
     flipped: bool,
     style: Style,
+    /// Verified user cages, used by the analysis and the search.
+    cages: CageStore,
 }
 
 impl Session {
@@ -86,6 +88,7 @@ impl Session {
             found: None,
             flipped: false,
             style,
+            cages: CageStore::new(),
         }
     }
 
@@ -162,6 +165,7 @@ impl Session {
             "step" => self.step_into(rest)?,
             "mark" => self.mark(rest)?,
             "export" => self.export(rest)?,
+            "cage" => self.cage(rest)?,
             _ => {
                 // A move or a number alone is a retraction: the commonest thing to type.
                 if let Ok(text) = self.retract_text(line) {
@@ -175,7 +179,7 @@ impl Session {
     }
 
     fn set_up(&mut self, pos: RetroPosition) -> String {
-        let illegal = !analyze(&pos).reasons.is_empty();
+        let illegal = !analyze_with_cages(&pos, &self.cages).reasons.is_empty();
         self.line = vec![Step {
             pos,
             via: None,
@@ -303,7 +307,7 @@ impl Session {
         let reasons = if step.illegal {
             Vec::new()
         } else {
-            analyze(&pos).reasons
+            analyze_with_cages(&pos, &self.cages).reasons
         };
         let illegal = step.illegal || !reasons.is_empty();
         self.line.truncate(self.current + 1);
@@ -398,7 +402,7 @@ impl Session {
 
     fn check(&self) -> String {
         let pos = self.position();
-        let analysis = analyze(pos);
+        let analysis = analyze_with_cages(pos, &self.cages);
         let mut text = if analysis.reasons.is_empty() {
             "no contradiction found".to_owned()
         } else {
@@ -436,7 +440,7 @@ impl Session {
             progress: Some(&mut *hooks.progress),
             ..SolveParams::default()
         };
-        let found = solve(&pos, params, &LegalPruner);
+        let found = solve(&pos, params, &LegalPruner::with_cages(&self.cages));
         let count = found.lines.len();
         let mut text = format!(
             "{count} solution{}{} ({} nodes, {:.1} ms)",
@@ -549,6 +553,151 @@ impl Session {
         std::fs::write(file, &content).map_err(|e| format!("cannot write {file}: {e}"))?;
         Ok(format!("wrote {file}"))
     }
+}
+
+impl Session {
+    /// `cage verify|list|forget|export|import ...`.
+    fn cage(&mut self, args: &str) -> Result<String, String> {
+        let (action, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        let rest = rest.trim();
+        match action {
+            "verify" => self.cage_verify(rest),
+            "list" => Ok(self.cage_list()),
+            "forget" => {
+                let n: usize = rest
+                    .parse()
+                    .map_err(|_| "usage: cage forget <number>".to_owned())?;
+                let kept: Vec<String> = self
+                    .cages
+                    .cages()
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i + 1 != n)
+                    .map(|(_, c)| c.to_string())
+                    .collect();
+                if kept.len() == self.cages.len() {
+                    return Err(format!("there is no cage number {n} (see cage list)"));
+                }
+                // Re-verified on the way back in: a cage that leaned on the forgotten one is
+                // dropped too rather than kept unproven.
+                let (store, dropped) = CageStore::load(&kept.join("\n"));
+                self.cages = store;
+                let mut text = format!("forgot cage {n}");
+                if !dropped.is_empty() {
+                    text.push_str(&format!(
+                        "; {} other cage(s) no longer verify without it and were dropped",
+                        dropped.len()
+                    ));
+                }
+                Ok(text)
+            }
+            "export" => {
+                if rest.is_empty() {
+                    return Err("usage: cage export <file>".into());
+                }
+                let text = format!(
+                    "# Retrace cages: one per line (board, zone=, frozen=, depth=)\n{}",
+                    self.cages.export()
+                );
+                std::fs::write(rest, text).map_err(|e| format!("cannot write {rest}: {e}"))?;
+                Ok(format!("wrote {} cage(s) to {rest}", self.cages.len()))
+            }
+            "import" => self.cage_import(rest),
+            _ => Err("usage: cage verify|list|forget|export|import ... (help cage)".into()),
+        }
+    }
+
+    /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N]`.
+    fn cage_verify(&mut self, args: &str) -> Result<String, String> {
+        let board = self.position().board().clone();
+        let mut words = args.split_whitespace().peekable();
+        let mut selected = board.occupied();
+        let mut zone = None;
+        let mut depth = None;
+        let mut except = false;
+        let mut listed = shakmaty::Bitboard::EMPTY;
+        while let Some(word) = words.next() {
+            match word {
+                "all" => {}
+                "but" | "except" => except = true,
+                "zone" => {
+                    let list = words.next().ok_or("zone needs squares: zone a1,b2")?;
+                    zone = Some(parse_square_list(list)?);
+                }
+                "depth" => {
+                    let n = words.next().ok_or("depth needs a number")?;
+                    depth = Some(
+                        n.parse::<u32>()
+                            .map_err(|_| format!("depth '{n}' is not a number"))?,
+                    );
+                }
+                squares => listed |= parse_square_list(squares)?,
+            }
+        }
+        if listed.any() {
+            selected = if except { selected & !listed } else { listed };
+        }
+        if !(listed & !board.occupied()).is_empty() {
+            return Err("a selected square is empty".into());
+        }
+        let mut cage_board = board.clone();
+        for sq in board.occupied() & !selected {
+            cage_board.discard_piece_at(sq);
+        }
+        let frozen = self.position().frozen() & selected;
+        let cage = Cage::from_parts(cage_board, zone, frozen, depth).map_err(|e| e.to_string())?;
+        match self.cages.insert(cage.clone()) {
+            Ok(v) => Ok(format!(
+                "verified in {} nodes and stored as cage {}: {cage}",
+                v.nodes,
+                self.cages.len()
+            )),
+            Err(err) => Err(err.to_string()),
+        }
+    }
+
+    fn cage_list(&self) -> String {
+        if self.cages.is_empty() {
+            return "no cages stored (cage verify stores one)".into();
+        }
+        self.cages
+            .cages()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{:>3}. {c}", i + 1))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Imports a cage file: each cage re-verified, a bad line reported and skipped.
+    fn cage_import(&mut self, file: &str) -> Result<String, String> {
+        if file.is_empty() {
+            return Err("usage: cage import <file>".into());
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let (_, errors) = CageStore::load(&text);
+        let before = self.cages.len();
+        let merged = format!("{}\n{text}", self.cages.export());
+        let (store, _) = CageStore::load(&merged);
+        let added = store.len().saturating_sub(before);
+        self.cages = store;
+        let mut report = format!("imported {added} cage(s) from {file}");
+        for (line, err) in errors {
+            report.push_str(&format!("\n  skipped line {line}: {err}"));
+        }
+        Ok(report)
+    }
+}
+
+/// Squares separated by commas (or one square).
+fn parse_square_list(list: &str) -> Result<shakmaty::Bitboard, String> {
+    list.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<Square>()
+                .map_err(|_| format!("'{s}' is not a square"))
+        })
+        .collect()
 }
 
 fn plural(n: usize) -> &'static str {

@@ -224,3 +224,83 @@ fn check_batch_mode_keeps_order() {
     assert!(verdicts[1]["error"].is_string());
     assert_eq!(verdicts[2]["verdict"], "no_contradiction");
 }
+
+#[test]
+fn cage_verify_json_gives_the_verdict_and_an_escape() {
+    let caged = json(&retrace(
+        &["cage", "verify", "8/8/8/8/8/8/PPkPP3/KR1b4", "--json"],
+        "",
+    ));
+    assert_eq!(caged["cage"], true);
+    assert!(caged["line"].as_array().is_some_and(Vec::is_empty));
+    // A unit added on g1 lets the rook out: not a cage, and the line shows how.
+    let open = json(&retrace(
+        &["cage", "verify", "8/8/8/8/8/5P2/4PrPP/7K", "--json"],
+        "",
+    ));
+    assert_eq!(open["cage"], false);
+    let line: Vec<&str> = open["line"]
+        .as_array()
+        .expect("line")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(!line.is_empty(), "{open}");
+    let bad = retrace(&["cage", "verify", "8/8/x", "--json"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = retrace(
+        &[
+            "cage",
+            "verify",
+            "8/8/8/8/8/8/PPkPP3/KR1b4",
+            "--zone",
+            "a1,q9",
+        ],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn cages_file_makes_solve_unique_and_check_explain() {
+    let dir = std::env::temp_dir().join(format!("retrace-cli-cages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = dir.join("good.cages");
+    std::fs::write(
+        &good,
+        "# Brandis's corner after a2xb3\n8/8/8/8/8/8/PPkPP3/KR1b4\n",
+    )
+    .expect("write");
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", BRANDIS, "--depth", "1", "--json"];
+        args.extend_from_slice(extra);
+        json(&retrace(&args, ""))
+    };
+    let without = solve(&[]);
+    assert_eq!(without["solutions"].as_array().map(Vec::len), Some(6));
+    let with = solve(&["--cages", good.to_str().expect("path")]);
+    assert_eq!(with["solutions"], serde_json::json!([["Ka2-a1"]]));
+    let after = "8/8/8/8/8/1p6/PPkPP3/KR1b4 w - -";
+    let check = json(&retrace(
+        &[
+            "check",
+            after,
+            "--cages",
+            good.to_str().expect("path"),
+            "--json",
+        ],
+        "",
+    ));
+    assert_eq!(check["verdict"], "illegal");
+    assert_eq!(check["reasons"][0]["code"], "cage");
+    // An unverifiable cage in the file is an error, not a silent skip.
+    let bad = dir.join("bad.cages");
+    std::fs::write(&bad, "8/8/8/8/8/5P2/4PrPP/7K\n").expect("write");
+    let out = retrace(
+        &["check", after, "--cages", bad.to_str().expect("path")],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -265,3 +265,69 @@ fn script_file_runs_like_a_pipe() {
     assert_eq!(missing.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cages_verified_in_the_repl_decide_a_last_move_problem() {
+    // Brandis: after a2xb3 the corner is a cage, so the last move can only be Ka2-a1.
+    let dir = std::env::temp_dir().join(format!("retrace-cages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("corner.cages");
+    let script = format!(
+        "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 1\nretract a2xPb3\ncage verify all but b3\n\
+         cage list\nundo\nsolve 1\nretract a2xPb3\nback\ncage export {f}\ncage forget 1\n\
+         cage list\nsolve 1\ncage import {f}\nsolve 1\ncage verify all but b2,b3,c2\n",
+        f = file.display()
+    );
+    let out = run_script(&[], &script);
+    let text = stdout(&out);
+    assert!(text.contains("6 solutions ("), "without the cage: {text}");
+    assert!(
+        text.contains("stored as cage 1: 8/8/8/8/8/8/PPkPP3/KR1b4"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 solution (") && text.contains("   1. Ka2-a1\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cage: "),
+        "the retraction into the cage is explained: {text}"
+    );
+    assert!(text.contains("took the retraction back"), "{text}");
+    assert!(text.contains("no cages stored"), "{text}");
+    assert!(text.contains("imported 1 cage(s)"), "{text}");
+    assert_eq!(
+        text.matches("6 solutions (").count(),
+        2,
+        "forgotten, then solved again: {text}"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("not a verified cage"),
+        "a look-alike is refused: {err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cage_import_reports_bad_lines_and_keeps_the_rest() {
+    let dir = std::env::temp_dir().join(format!("retrace-cage-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("mixed.cages");
+    std::fs::write(
+        &file,
+        "# two good cages, one look-alike, one malformed line\n8/8/8/8/8/8/PPkPP3/KR1b4\n\
+         8/8/8/8/8/5P2/4PrPP/7K\nnot a board\n4B1rk/3ppKpp/8/8/8/8/8/8 depth=30\n",
+    )
+    .expect("write");
+    let out = run_script(&[], &format!("cage import {}\ncage list\n", file.display()));
+    let text = stdout(&out);
+    assert!(text.contains("imported 2 cage(s)"), "{text}");
+    assert!(
+        text.contains("skipped line 3") && text.contains("skipped line 4"),
+        "{text}"
+    );
+    assert!(text.contains("  2. 4B1rk/3ppKpp/8/8/8/8/8/8"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,6 +16,7 @@ use std::{
     time::Duration,
 };
 
+use retrace_legal::CageStore;
 use retrace_unmove::{Retraction, RetroPosition};
 
 use engine::{with_policy, Search};
@@ -41,13 +42,36 @@ impl Pruner for NoPruning {
     }
 }
 
-/// Prunes with the static legality analysis of `retrace-legal`.
+/// Prunes with the static legality analysis of `retrace-legal`, and with verified user cages.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct LegalPruner;
+pub struct LegalPruner<'c> {
+    cages: Option<&'c CageStore>,
+}
 
-impl Pruner for LegalPruner {
+impl<'c> LegalPruner<'c> {
+    /// The analysis alone.
+    #[must_use]
+    pub fn new() -> LegalPruner<'static> {
+        LegalPruner { cages: None }
+    }
+
+    /// The analysis, and the cages of `store` (every one verified when it was stored).
+    #[must_use]
+    pub fn with_cages(store: &'c CageStore) -> LegalPruner<'c> {
+        LegalPruner {
+            cages: Some(store).filter(|s| !s.is_empty()),
+        }
+    }
+}
+
+impl Pruner for LegalPruner<'_> {
     fn is_illegal(&self, pos: &RetroPosition) -> bool {
-        !retrace_legal::analyze(pos).reasons.is_empty()
+        match self.cages {
+            None => !retrace_legal::analyze(pos).reasons.is_empty(),
+            Some(store) => !retrace_legal::analyze_with_cages(pos, store)
+                .reasons
+                .is_empty(),
+        }
     }
 }
 

@@ -54,7 +54,7 @@ fn chass_problems_have_the_expected_number_of_solutions() {
             max_nodes,
             ..SolveParams::default()
         };
-        let found = solve(&pos, params, &LegalPruner);
+        let found = solve(&pos, params, &LegalPruner::new());
         if !found.complete {
             if !hard {
                 wrong.push(format!("{id}: incomplete after {} nodes", found.nodes));

@@ -178,7 +178,7 @@ fn real_histories_from_random_games_are_never_lost() {
                 max_nodes: Some(200_000),
                 ..SolveParams::default()
             };
-            let found = solve(&p, params, &LegalPruner);
+            let found = solve(&p, params, &LegalPruner::new());
             if !found.complete {
                 break;
             }
