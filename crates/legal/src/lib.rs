@@ -26,6 +26,7 @@ mod checks;
 mod history;
 mod material;
 mod pawns;
+mod promotion;
 mod statics;
 mod types;
 

@@ -6,6 +6,7 @@ use shakmaty::{Bitboard, Color, Role};
 use crate::{
     checks::{color_adj, color_name},
     pawns::{capturing_pawns, impossible_group, PawnCache},
+    promotion,
     statics::{homes, Statics},
     types::{squares_text, Captures, Reason, ReasonCode},
 };
@@ -25,14 +26,14 @@ pub(crate) struct Promoted {
 }
 
 /// A kind of piece for counting originals: a role, and for bishops the square colour.
-struct Class {
-    units: Bitboard,
-    originals: Bitboard,
-    name: &'static str,
+pub(crate) struct Class {
+    pub units: Bitboard,
+    pub originals: Bitboard,
+    pub name: &'static str,
 }
 
 /// The classes of `color`'s pieces that can be promoted units.
-fn classes(pos: &RetroPosition, color: Color) -> [Class; 5] {
+pub(crate) fn classes(pos: &RetroPosition, color: Color) -> [Class; 5] {
     let board = pos.board();
     let mine = |role: Role| board.by_piece(role.of(color));
     let bishops = homes(color, Role::Bishop);
@@ -195,9 +196,22 @@ pub(crate) fn captures(
         return Captures::default();
     };
     let by_pieces = statics.captured_at_home.get(color.other()).count() as u32;
-    let total = by_pawns + by_pieces;
     let them = color.other();
     let missing = 16u32.saturating_sub(board.by_color(them).count() as u32);
+    // The promoted units' pawns had to reach the promotion squares their units can have come from:
+    // a sharper bound, reported with its own reason when only it exceeds the missing units.
+    let mut sharper = by_pawns;
+    if promoted.total > 0 {
+        let demands = promotion::demands(pos, statics, color);
+        let found = promotion::min_captures(color, pawns, &demands, statics.fixed);
+        if found.is_none_or(|c| c + by_pieces > missing) && by_pawns + by_pieces <= missing {
+            out.push(promotion::reason(
+                color, &demands, found, by_pieces, missing,
+            ));
+        }
+        sharper = found.map_or(by_pawns, |c| c.max(by_pawns));
+    }
+    let total = by_pawns + by_pieces;
     if total > missing {
         let movers = capturing_pawns(color, pawns);
         let mut squares: Bitboard = movers.iter().map(|&(sq, _)| sq).collect();
@@ -254,7 +268,7 @@ pub(crate) fn captures(
         ));
     }
     Captures {
-        by_pawns: by_pawns.min(255) as u8,
-        total: total.min(255) as u8,
+        by_pawns: sharper.min(255) as u8,
+        total: (sharper + by_pieces).min(255) as u8,
     }
 }

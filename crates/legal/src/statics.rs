@@ -340,7 +340,7 @@ fn flood_to(role: Role, seeds: Bitboard, open: Bitboard, targets: Bitboard) -> B
 /// The squares an original of `role` starting on `home` can ever have visited, given that `walls`
 /// were occupied throughout, `t.from` up to the pawn's move and `t.to` after it, if they are at
 /// most `limit`. The mirror image of [`timed_back`] for pieces other than kings.
-fn timed_forward(
+pub(crate) fn timed_forward(
     role: Role,
     home: Square,
     walls: Bitboard,

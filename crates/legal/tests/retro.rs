@@ -137,3 +137,41 @@ fn bishop_capture_colour() {
     // With g4 instead of g3 the g-pawn may have captured on g4 (f2-f3xg4), a light square.
     assert_legal("rn1qkbnr/p1ppppp1/1p6/8/6P1/2P5/PPP1P1PP/RNBQKBNR w - - 0 1");
 }
+
+#[test]
+fn promotions_need_captures() {
+    // After CQLi's example (seed 002): the dark bishop on e7 is promoted (c1 never left, b2 and d2);
+    // f7, g7 and h7 never moved, so the dark promotion squares left are b8, d8 and f8, and every
+    // free white file needs a capture to reach one; with b3's capture that is two, but Black misses
+    // one unit.
+    let a = assert_illegal(
+        "k7/4Bppp/rnbqrn2/ppppp3/8/1P6/1P1P4/2B1K3 w - - 0 1",
+        PromotionsNeedCaptures,
+    );
+    assert!(a.reasons.iter().any(|r| r.squares.contains(&Square::D8)));
+    // With Black missing four units there are captures enough (f2-f6, f6xe7, e7xd8=B and a2xb3).
+    let b = assert_legal("k7/4Bppp/3qrn2/ppppp3/8/1P6/1P1P4/2B1K3 w - - 0 1");
+    assert_eq!(b.captures.white.by_pawns, 2);
+}
+
+#[test]
+fn promotion_squares_of_seed_000() {
+    // The corner rule: b2 and c2 never moved and b3 came from a2, so a black bishop promoted on b1
+    // (the only light promotion square left: d1, f1 and h1 are walled by pawns that never moved)
+    // never got beyond a2. Of the light bishops on e4 and g6 one is promoted, from nowhere.
+    assert_illegal(
+        "k7/8/6b1/8/4b3/1P6/1PPPPPPP/4K3 w - - 0 1",
+        PromotionsNeedCaptures,
+    );
+    // On a2 it can be the promoted one.
+    assert_legal("k7/8/8/8/8/1P6/bPPPPPPP/4K3 w - - 0 1");
+    // The d1 rule: c2 and e2 never moved, so a black bishop promoted on d1 never left it (and one
+    // promoted on f1, between e2 and g2, never left f1; b1 and h1 are walled off). Of the light
+    // bishops on e4 and g6 one is promoted, from nowhere.
+    assert_illegal(
+        "k7/8/6b1/8/4b3/8/PPP1P1PP/4K3 w - - 0 1",
+        PromotionsNeedCaptures,
+    );
+    // On d1 it can be the promoted one.
+    assert_legal("k7/8/6b1/8/8/8/PPP1P1PP/3bK3 w - - 0 1");
+}
