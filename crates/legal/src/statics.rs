@@ -238,6 +238,19 @@ pub(crate) struct Timed {
 /// capture; a static square of the second rank holds a pawn that never moved, so it is not the
 /// origin. With one candidate left the pawn's whole history is known.
 pub(crate) fn timed_from(board: &Board, fixed: Bitboard, to: Square) -> Option<Timed> {
+    let (color, origins) = one_step_origins(board, fixed, to)?;
+    origins
+        .single_square()
+        .map(|from| Timed { color, from, to })
+}
+
+/// For a pawn on its third rank: its colour and the squares of its second rank it can have come
+/// from (straight or by a capture, not from a static square). One of them is its history.
+pub(crate) fn one_step_origins(
+    board: &Board,
+    fixed: Bitboard,
+    to: Square,
+) -> Option<(Color, Bitboard)> {
     let Piece { color, role } = board.piece_at(to)?;
     if role != Role::Pawn || color.relative_rank(to.rank()) != Rank::Third {
         return None;
@@ -246,10 +259,10 @@ pub(crate) fn timed_from(board: &Board, fixed: Bitboard, to: Square) -> Option<T
     let straight = to
         .offset(back)
         .map_or(Bitboard::EMPTY, Bitboard::from_square);
-    let origins = (straight | attacks::pawn_attacks(color.other(), to)) & !fixed;
-    origins
-        .single_square()
-        .map(|from| Timed { color, from, to })
+    Some((
+        color,
+        (straight | attacks::pawn_attacks(color.other(), to)) & !fixed,
+    ))
 }
 
 /// The pawns with a known one-step history, without allocating (at most 16 pawns qualify).
@@ -262,11 +275,6 @@ impl TimedList {
     /// The pawns, in square order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = Timed> + '_ {
         self.items.iter().map_while(|t| *t)
-    }
-
-    /// The pawn now on `to`, if it is in the list.
-    pub(crate) fn at(&self, to: Square) -> Option<Timed> {
-        self.iter().find(|t| t.to == to)
     }
 }
 
@@ -460,23 +468,38 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
         // When the home square is not reached the region is complete, and so is this set.
         let mut promo_ok = seen & promotion;
         if home_ok || promo_ok.any() {
-            // Pawns with a known history within two steps of the unit can have shut it in.
+            // Pawns that made one step within two steps of the unit can have shut it in. A pawn
+            // with several possible origins is tried with each: the unit's history is one of them.
             let first = dilate(role, Bitboard::from_square(sq));
             let near = first | dilate(role, first & !walls);
             let king = (role == Role::King).then_some(color);
-            for t in out.timed.iter() {
-                if !near.contains(t.from) && !near.contains(t.to) {
+            let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
+                | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
+            for to in third {
+                let Some((pawn, starts)) = one_step_origins(board, fixed, to) else {
+                    continue;
+                };
+                if !near.contains(to) && (near & starts).is_empty() {
                     continue;
                 }
                 let targets = if home_ok { home } else { Bitboard::EMPTY } | promo_ok;
-                let Some(origins) = timed_back(role, sq, walls, t, king, TIMING_LIMIT, targets)
-                else {
+                let mut origins = Some(Bitboard::EMPTY);
+                for from in starts {
+                    let t = Timed {
+                        color: pawn,
+                        from,
+                        to,
+                    };
+                    let found = timed_back(role, sq, walls, t, king, TIMING_LIMIT, targets);
+                    origins = origins.zip(found).map(|(acc, o)| acc | o);
+                }
+                let Some(origins) = origins else {
                     continue;
                 };
                 home_ok &= (origins & home).any();
                 promo_ok &= origins;
                 if !home_ok && promo_ok.is_empty() {
-                    wall = Wall::Timing(t.to);
+                    wall = Wall::Timing(to);
                     break;
                 }
             }
@@ -728,7 +751,7 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                 )
             }
             Wall::Timing(to) => {
-                let Some(t) = statics.timed.at(to) else {
+                let Some((pawn_color, starts)) = one_step_origins(board, statics.fixed, to) else {
                     continue;
                 };
                 let code = if role == Role::King {
@@ -739,17 +762,16 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                 (
                     code,
                     format!(
-                        "{unit} cannot have arrived there {what}: the {} pawn on {} came from {} \
-                         (the only square it can have come from), so {} was blocked until that \
-                         move and {} after it, and with the units that never moved that shuts \
-                         every path",
-                        crate::checks::color_adj(t.color),
-                        t.to,
-                        t.from,
-                        t.from,
-                        t.to
+                        "{unit} cannot have arrived there {what}: the {} pawn on {to} came from \
+                         {} in one move, so {} was blocked until that move and {to} after it \
+                         (and each attacked by the pawn while it stood there), and with the \
+                         units that never moved that shuts every path, whichever square it came \
+                         from",
+                        crate::checks::color_adj(pawn_color),
+                        squares_or(starts),
+                        squares_or(starts),
                     ),
-                    Bitboard::from_square(sq).with(t.from).with(t.to),
+                    starts.with(sq).with(to),
                 )
             }
         };
@@ -785,6 +807,11 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
             r.segment | r.wrong,
         ));
     }
+}
+
+/// Squares written as `a1, b2 or c3` for messages.
+fn squares_or(squares: Bitboard) -> String {
+    squares_text(squares).replace(" and ", " or ")
 }
 
 /// Lower-case role name for messages.

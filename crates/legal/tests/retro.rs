@@ -56,6 +56,12 @@ fn king_with_no_path() {
     // f7 and g7 have attacked from the start.
     assert_illegal("3k1b1K/4ppp1/7p/8/8/8/8/8 w - - 0 1", KingNoPath);
     assert_legal("3k1b1K/4pp2/6pp/8/8/8/8/8 w - - 0 1");
+    // Sherlock L41: the white king never moved (castling right), so f1 and f2 were always
+    // attacked; g3 came from f2 or from h2, and either way g3 was attacked (from f2 or h2) until
+    // the pawn stood on it: the black king never got to h1.
+    assert_illegal("8/8/8/8/8/6P1/6P1/R3K2k w Q - 0 1", KingNoPath);
+    // Without the castling right the black king came in by f1 or f2 while the white king was away.
+    assert_legal("8/8/8/8/8/6P1/6P1/R3K2k w - - 0 1");
 }
 
 #[test]
