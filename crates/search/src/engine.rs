@@ -107,7 +107,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return known;
         }
         let mut found = false;
-        for r in pos.retractions() {
+        for r in existence_order(pos) {
             if !self.visit(0) {
                 return false;
             }
@@ -145,7 +145,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return known;
         }
         let mut found = false;
-        for r in pos.retractions() {
+        for r in existence_order(pos) {
             if !self.visit(0) {
                 return false;
             }
@@ -243,6 +243,15 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         }
         line
     }
+}
+
+/// The retractions of `pos` in the order an existence search tries them: quiet ones first, since
+/// a history is found soonest along lines that add no units (uncaptured units must fit the missing
+/// material and often fall to the analysis). Only the order changes, never the set.
+fn existence_order(pos: &RetroPosition) -> Vec<Retraction> {
+    let mut retractions = pos.retractions();
+    retractions.sort_by_key(|r| r.uncaptured().is_some());
+    retractions
 }
 
 /// Whether the initial array may be `plies` retractions away: each side must have enough moves
