@@ -201,9 +201,10 @@ pub(crate) fn captures(
     // The promoted units' pawns had to reach the promotion squares their units can have come from:
     // a sharper bound, reported with its own reason when only it exceeds the missing units.
     let mut sharper = by_pawns;
-    if promoted.total > 0 {
+    // (With more promoted units than missing pawns, too_many_promotions says it already.)
+    if promoted.total > 0 && pawns.count() + promoted.total as usize <= 8 {
         let demands = promotion::demands(pos, statics, color);
-        let found = promotion::min_captures(color, pawns, &demands, statics.fixed);
+        let found = promotion::min_captures(color, pawns, &demands, statics);
         if found.is_none_or(|c| c + by_pieces > missing) && by_pawns + by_pieces <= missing {
             out.push(promotion::reason(
                 color, &demands, found, by_pieces, missing,

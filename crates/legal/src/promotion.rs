@@ -30,7 +30,7 @@ use crate::{
     checks::color_name,
     material::classes,
     pawns::plain_cost,
-    statics::{promotion_squares, region, timed_forward, Statics},
+    statics::{promotion_squares, region, timed_forward, Statics, TimedList},
     types::{squares_text, Reason, ReasonCode},
 };
 
@@ -98,23 +98,38 @@ pub(crate) fn demands(pos: &RetroPosition, statics: &Statics, color: Color) -> V
 }
 
 /// The fewest captures a pawn of `color` from file `start` makes to reach each promotion square
-/// (indexed by file), walking through squares that are not in `fixed` ([`NONE`] if it cannot).
-pub(crate) fn promotion_costs(color: Color, start: u32, fixed: Bitboard) -> [u32; 8] {
+/// (indexed by file), walking through squares that are not in `fixed` and never along the move of
+/// a pawn of `cuts` ([`NONE`] if it cannot).
+pub(crate) fn promotion_costs(
+    color: Color,
+    start: u32,
+    fixed: Bitboard,
+    cuts: &TimedList,
+) -> [u32; 8] {
     let mut cost = [NONE; 8];
     cost[start as usize] = 0;
     let up: i32 = if color.is_white() { 1 } else { -1 };
     let second = color.relative_rank(Rank::Second) as i32;
     for k in 1..=6 {
         let rank = Rank::new((second + up * k) as u32);
+        let below = Rank::new((second + up * (k - 1)) as u32);
+        let at = |f: usize, r: Rank| Square::from_coords(File::new(f as u32), r);
+        let cut = |a: Square, b: Square| {
+            cuts.iter()
+                .any(|t| (t.from == a && t.to == b) || (t.from == b && t.to == a))
+        };
         let mut next = [NONE; 8];
         for (f, slot) in next.iter_mut().enumerate() {
-            if fixed.contains(Square::from_coords(File::new(f as u32), rank)) {
+            let to = at(f, rank);
+            if fixed.contains(to) {
                 continue;
             }
-            let mut best = cost[f];
+            let mut best = if cut(at(f, below), to) { NONE } else { cost[f] };
             for g in [f.wrapping_sub(1), f + 1] {
                 if let Some(&c) = cost.get(g) {
-                    best = best.min(c.saturating_add(1));
+                    if !cut(at(g, below), to) {
+                        best = best.min(c.saturating_add(1));
+                    }
                 }
             }
             *slot = best;
@@ -130,7 +145,7 @@ pub(crate) fn min_captures(
     color: Color,
     pawns: Bitboard,
     demands: &[Demand],
-    fixed: Bitboard,
+    statics: &Statics,
 ) -> Option<u32> {
     let list: Vec<Square> = pawns.into_iter().collect();
     if list.len() + demands.len() > 8 {
@@ -142,7 +157,7 @@ pub(crate) fn min_captures(
         .map(|d| {
             let mut row = [NONE; 8];
             for (start, slot) in row.iter_mut().enumerate() {
-                let costs = promotion_costs(color, start as u32, fixed);
+                let costs = promotion_costs(color, start as u32, statics.fixed, &statics.timed);
                 *slot = d
                     .squares
                     .into_iter()

@@ -74,6 +74,8 @@ pub(crate) enum Wall {
     Static,
     /// Static units and the squares static enemy units attack (kings only).
     Attacks,
+    /// Static units and the moves of pawns that made one step from a known square.
+    Cuts,
     /// Static units and the one-step pawn now on the square given, whose two squares were blocked
     /// one before and one after its move.
     Timing(Square),
@@ -187,10 +189,40 @@ pub(crate) fn region(
     target: Bitboard,
     limit: usize,
 ) -> Bitboard {
+    region_cut(role, from, open, target, limit, &TimedList::default())
+}
+
+/// One step of `role` from `frontier` into `open`, never along the move of a pawn of `cuts`: such a
+/// pawn stood on its start square until its one move and on its present square after it, so no
+/// unit ever moved between the two squares (nor slid over both).
+pub(crate) fn step(role: Role, frontier: Bitboard, open: Bitboard, cuts: &TimedList) -> Bitboard {
+    let mut next = dilate(role, frontier) & open;
+    for t in cuts.iter() {
+        for (a, b) in [(t.from, t.to), (t.to, t.from)] {
+            if frontier.contains(a)
+                && next.contains(b)
+                && !dilate(role, frontier.without(a)).contains(b)
+            {
+                next.discard(b);
+            }
+        }
+    }
+    next
+}
+
+/// [`region`], never crossing the move of a pawn of `cuts` (see [`step`]).
+pub(crate) fn region_cut(
+    role: Role,
+    from: Square,
+    open: Bitboard,
+    target: Bitboard,
+    limit: usize,
+    cuts: &TimedList,
+) -> Bitboard {
     let mut seen = Bitboard::from_square(from);
     let mut frontier = seen;
     loop {
-        let next = dilate(role, frontier) & open & !seen;
+        let next = step(role, frontier, open, cuts) & !seen;
         if next.is_empty() {
             return seen;
         }
@@ -449,17 +481,25 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
         } else {
             *promo.get(color)
         };
-        let seen = region(role, sq, open, home, TIMING_LIMIT);
+        // Flood with the moves of the pawns of known history cut; only when that fails, flood
+        // without them to tell which walls did it.
+        let seen = region_cut(role, sq, open, home, TIMING_LIMIT, &out.timed);
         if seen.count() <= CAGE_LIMIT as usize {
             out.caged.add(sq);
         }
         let mut wall = Wall::Static;
         let mut walls = fixed;
-        let mut seen = seen;
         let mut home_ok = (seen & home).any();
+        if !home_ok && out.timed.iter().next().is_some() {
+            let plain = region(role, sq, open, home, TIMING_LIMIT);
+            if (plain & home).any() || (plain & promotion & !seen).any() {
+                wall = Wall::Cuts;
+            }
+        }
+        let mut seen = seen;
         if role == Role::King && home_ok {
             walls |= permanently_attacked(board, fixed, color.other());
-            seen = region(role, sq, !walls, home, TIMING_LIMIT);
+            seen = region_cut(role, sq, !walls, home, TIMING_LIMIT, &out.timed);
             home_ok = (seen & home).any();
             if !home_ok {
                 wall = Wall::Attacks;
@@ -639,7 +679,7 @@ fn pen_of(role: Role, home: Square, fixed: Bitboard, timed: &TimedList) -> Optio
     let mut seen = Bitboard::from_square(home);
     let mut frontier = seen;
     while frontier.any() && seen.count() <= PEN_LIMIT {
-        frontier = dilate(role, frontier) & open & !seen;
+        frontier = step(role, frontier, open, timed) & !seen;
         seen |= frontier;
     }
     if frontier.is_empty() {
@@ -748,6 +788,22 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                         squares_text(guards)
                     ),
                     guarded | guards | Bitboard::from_square(sq),
+                )
+            }
+            Wall::Cuts => {
+                let pawns: Bitboard = statics.timed.iter().map(|t| t.to).collect();
+                let starts: Bitboard = statics.timed.iter().map(|t| t.from).collect();
+                (
+                    ReasonCode::UnreachableSquare,
+                    format!(
+                        "{unit} cannot have arrived there {what}: units that never moved (on {}) \
+                         and the pawns on {} wall it in (each came from a single square, {}, in \
+                         one move, so no unit ever passed between its two squares)",
+                        squares_text(walls),
+                        squares_text(pawns),
+                        squares_text(starts)
+                    ),
+                    walls | pawns | starts | Bitboard::from_square(sq),
                 )
             }
             Wall::Timing(to) => {

@@ -181,3 +181,18 @@ fn promotion_squares_of_seed_000() {
     // On d1 it can be the promoted one.
     assert_legal("k7/8/6b1/8/8/8/PPP1P1PP/3bK3 w - - 0 1");
 }
+
+#[test]
+fn escaped_rook() {
+    // CQLi's "impossible escaped rook": every white pawn is on its second rank or one step up from
+    // its own file (the only square it can have come from), so no unit ever crossed from the first
+    // two ranks to the third: the rook on d5 is promoted, but no white pawn is missing.
+    assert_illegal(
+        "4k3/8/8/3R4/8/P1P1P1P1/1P1P1P1P/4K2R w - - 0 1",
+        TooManyPromotions,
+    );
+    // With the a-pawn on a4 the rook of a1 got out by a2 and a3.
+    assert_legal("4k3/8/8/3R4/P7/2P1P1P1/1P1P1P1P/4K2R w - - 0 1");
+    // A black rook on a1 behind the same wall is promoted: a black pawn took on a2 from b3 first.
+    assert_legal("4k3/8/8/8/8/P1P1P1P1/1P1P1P1P/r3K3 w - - 0 1");
+}
