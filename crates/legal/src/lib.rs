@@ -19,11 +19,14 @@
 //!   [`ReasonCode::TooManyCaptures`]);
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
 //!   [`ReasonCode::BishopCaptureColour`]) and the parity of the number of moves
-//!   ([`ReasonCode::ImpossibleParity`]).
+//!   ([`ReasonCode::ImpossibleParity`]);
+//! - failing all those, when few retractions exist, the positions one retraction back
+//!   ([`ReasonCode::PredecessorsIllegal`]).
 
 pub mod cage;
 mod checks;
 mod history;
+mod lookahead;
 mod material;
 mod pawns;
 mod promotion;
@@ -67,6 +70,15 @@ impl Analyzer {
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
     #[must_use]
     pub fn analyze(&mut self, pos: &RetroPosition) -> Analysis {
+        let mut analysis = self.analyze_here(pos);
+        if analysis.reasons.is_empty() {
+            lookahead::predecessors(self, pos, &mut analysis.reasons);
+        }
+        analysis
+    }
+
+    /// [`Analyzer::analyze`] without looking at the positions one retraction back.
+    pub(crate) fn analyze_here(&mut self, pos: &RetroPosition) -> Analysis {
         let mut reasons = Vec::new();
         if !checks::check_reasons(pos, &mut reasons) {
             checks::retro_stalemate(pos, &mut reasons);

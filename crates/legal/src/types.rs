@@ -86,11 +86,14 @@ pub enum ReasonCode {
     /// The promoted units need pawns that reached promotion squares around static pawns, and those
     /// paths need more captures than the missing units allow.
     PromotionsNeedCaptures,
+    /// Every legal retraction leads to a position proven illegal: no last move can have been
+    /// played.
+    PredecessorsIllegal,
 }
 
 impl ReasonCode {
     /// Every code, in a fixed order (for tests and documentation).
-    pub const ALL: [ReasonCode; 20] = [
+    pub const ALL: [ReasonCode; 21] = [
         ReasonCode::RetractingKingInCheck,
         ReasonCode::KingsAdjacent,
         ReasonCode::TooManyCheckers,
@@ -111,6 +114,7 @@ impl ReasonCode {
         ReasonCode::BishopCaptureColour,
         ReasonCode::TrappedRook,
         ReasonCode::PromotionsNeedCaptures,
+        ReasonCode::PredecessorsIllegal,
     ];
 
     /// The stable snake_case code.
@@ -137,6 +141,7 @@ impl ReasonCode {
             ReasonCode::BishopCaptureColour => "bishop_capture_colour",
             ReasonCode::TrappedRook => "trapped_rook",
             ReasonCode::PromotionsNeedCaptures => "promotions_need_captures",
+            ReasonCode::PredecessorsIllegal => "predecessors_illegal",
         }
     }
 

@@ -196,3 +196,23 @@ fn escaped_rook() {
     // A black rook on a1 behind the same wall is promoted: a black pawn took on a2 from b3 first.
     assert_legal("4k3/8/8/8/8/P1P1P1P1/1P1P1P1P/r3K3 w - - 0 1");
 }
+
+#[test]
+fn predecessors_illegal() {
+    // Smullyan's "Mystery of the Missing Piece" (Sherlock's example) with a white pawn on h4: the
+    // check from d7 can only have been uncovered by c7xd8=R, and before it White had nine pawns.
+    assert_illegal(
+        "2nR3K/pk1Rp1p1/p2p4/P1p5/1Pp4P/2PP2P1/4P2P/n7 b - - 0 1",
+        PredecessorsIllegal,
+    );
+    // With a white bishop on h4 (the solution) the position before c7xd8=R is fine.
+    assert_legal("2nR3K/pk1Rp1p1/p2p4/P1p5/1Pp4B/2PP2P1/4P2P/n7 b - - 0 1");
+    // Sherlock's README example: the en passant square says d2-d4 was the last move, and before
+    // it White would have been to move after an odd number of moves (the knights' and the two
+    // capturing pawns' moves fix the parity).
+    assert_illegal(
+        "r1bqkb1r/ppppp1pp/8/8/2pP4/8/1PP1PPPP/R1BQKB1R b KQkq d3 0 1",
+        PredecessorsIllegal,
+    );
+    assert_legal("r1bqkb1r/ppppp1pp/8/8/2pP4/8/1PP1PPPP/R1BQKB1R b KQkq - 0 1");
+}
