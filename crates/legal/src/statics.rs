@@ -88,11 +88,22 @@ pub(crate) struct Rearranged {
     pub color: Color,
     /// The squares of the segment.
     pub segment: Bitboard,
-    /// The units that contradict: intruders (units that can never have entered) or, in a full
-    /// segment, the units not on their initial squares.
+    /// The units that contradict: intruders (units that can never have entered), in a full
+    /// segment the units not on their initial squares, or two units in the wrong order.
     pub wrong: Bitboard,
-    /// Whether `wrong` are intruders (otherwise: a full segment rearranged).
-    pub intruders: bool,
+    /// What contradicts.
+    pub kind: Rearrangement,
+}
+
+/// How a closed back-rank segment contradicts (see [`Rearranged`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rearrangement {
+    /// Units that can never have entered.
+    Intruders,
+    /// A full segment whose units are not on their initial squares.
+    Moved,
+    /// Two units in the other order than their initial squares, which only castling can swap.
+    Order,
 }
 
 /// The role whose original stands on `sq` in the initial array, for `color`'s back rank.
@@ -593,6 +604,15 @@ fn segments(board: &Board, color: Color, fixed: &mut Bitboard, out: &mut Statics
             continue;
         }
         let segment: Bitboard = (lo..=hi).map(|f| at(f, back)).collect();
+        if let Some(wrong) = out_of_order(board, color, segment) {
+            out.rearranged.push(Rearranged {
+                color,
+                segment,
+                wrong,
+                kind: Rearrangement::Order,
+            });
+            continue;
+        }
         // Originals still to be matched, by role index.
         let mut left = [0u8; 6];
         let mut knights = false;
@@ -627,7 +647,7 @@ fn segments(board: &Board, color: Color, fixed: &mut Bitboard, out: &mut Statics
                 color,
                 segment,
                 wrong: intruders,
-                intruders: true,
+                kind: Rearrangement::Intruders,
             });
             continue;
         }
@@ -645,7 +665,7 @@ fn segments(board: &Board, color: Color, fixed: &mut Bitboard, out: &mut Statics
                     color,
                     segment,
                     wrong,
-                    intruders: false,
+                    kind: Rearrangement::Moved,
                 });
             } else {
                 *fixed |= segment;
@@ -666,6 +686,58 @@ fn segments(board: &Board, color: Color, fixed: &mut Bitboard, out: &mut Statics
             }
         }
     }
+}
+
+/// Two units of `color` other than knights in the closed back-rank segment `segment` standing in
+/// the other order than their initial squares, if any (and if it is not the king and a rook after
+/// castling).
+///
+/// Proof: no unit but a knight enters or leaves the segment (see [`segments`]), so its units other
+/// than knights are originals of the segment. They move along one rank, and a unit cannot pass
+/// another on a rank: a step or a slide needs the squares between empty. Only castling moves a unit
+/// past another (the rook over the king, once in a game). Captures only remove units. So any two of
+/// them stand in the order of their initial squares, but for the king and one rook. Originals are
+/// told apart by their role; a role with two originals in the segment (rooks, bishops) makes the
+/// rule give up.
+fn out_of_order(board: &Board, color: Color, segment: Bitboard) -> Option<Bitboard> {
+    let mut seen = [0u8; 7];
+    for sq in segment {
+        if let Some(role) = home_role(color, sq) {
+            seen[role as usize] += 1;
+        }
+    }
+    // The units of the segment with the home square of their role.
+    let units: Vec<(Square, Square, Role)> = (segment & board.by_color(color) & !board.knights())
+        .into_iter()
+        .filter_map(|sq| {
+            let role = board.role_at(sq)?;
+            let home = segment
+                .into_iter()
+                .find(|&h| home_role(color, h) == Some(role))?;
+            Some((sq, home, role))
+        })
+        .collect();
+    if units.iter().any(|&(_, _, role)| seen[role as usize] != 1) {
+        return None;
+    }
+    let mut castled = 0;
+    let mut wrong = None;
+    for (i, &(a, ha, ra)) in units.iter().enumerate() {
+        for &(b, hb, rb) in &units[i + 1..] {
+            if (a.file() < b.file()) == (ha.file() < hb.file()) {
+                continue;
+            }
+            let roles = [ra, rb];
+            if roles.contains(&Role::King) && roles.contains(&Role::Rook) {
+                castled += 1;
+                if castled == 1 {
+                    continue;
+                }
+            }
+            wrong = Some(Bitboard::from_square(a).with(b));
+        }
+    }
+    wrong
 }
 
 /// Largest pen searched for originals captured by pieces; larger regions are given up.
@@ -834,7 +906,15 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
         out.push(Reason::new(code, message, squares));
     }
     for r in &statics.rearranged {
-        let message = if r.intruders {
+        let message = if r.kind == Rearrangement::Order {
+            format!(
+                "no unit but a knight can enter or leave {} (their neighbours never moved), and \
+                 along a rank no unit passes another (castling only swaps king and rook), yet the \
+                 units on {} stand in the other order than the squares they started on",
+                squares_text(r.segment),
+                squares_text(r.wrong)
+            )
+        } else if r.kind == Rearrangement::Intruders {
             format!(
                 "no unit but a knight can enter or leave {} (their neighbours never moved), so only \
                  the {} originals of those squares can stand there, but {} cannot be one of them",

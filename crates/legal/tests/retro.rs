@@ -216,3 +216,23 @@ fn predecessors_illegal() {
     );
     assert_legal("r1bqkb1r/ppppp1pp/8/8/2pP4/8/1PP1PPPP/R1BQKB1R b KQkq - 0 1");
 }
+
+#[test]
+fn units_pass_each_other_only_by_castling() {
+    // Sherlock L37: b2-h2 and c1 never moved, so d1-h1 is closed to all but knights, and on one
+    // rank no unit passes another: castling swaps the king and the h-rook, but the queen (from d1)
+    // cannot have got past the rook (from h1).
+    assert_illegal(
+        "3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPPPP/RNB2RQK w - - 0 1",
+        ClosedRegionRearranged,
+    );
+    // Sherlock L38: queen, rook and king in an order castling gives.
+    assert_legal("3r3r/p2p1p1p/b1p2kp1/1p1npq1n/P7/8/1PPPPPPP/RNB1QR1K w - - 0 1");
+    // Sherlock L36: the queen (from d1) stands right of the king.
+    assert_illegal(
+        "2b4r/p2p1pp1/2p1r2p/1p2q1k1/P1Nnp3/8/1PPPPPPP/R1B1KQ1R w - - 0 1",
+        ClosedRegionRearranged,
+    );
+    // With the e-pawn gone from e2 the queen went round by e2.
+    assert_legal("2b4r/p2p1pp1/2p1r2p/1p2q1k1/P1Nnp3/4P3/1PPP1PPP/R1B1KQ1R w - - 0 1");
+}
