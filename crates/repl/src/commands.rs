@@ -3,6 +3,10 @@
 use std::{
     io::{self, BufRead, Write},
     process::ExitCode,
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc, OnceLock,
+    },
     time::Instant,
 };
 
@@ -17,6 +21,25 @@ use crate::{
     output::{error_json, CliError},
     script,
 };
+
+/// Set by Ctrl-C while a batch subcommand runs: the search stops, its answer says it is
+/// incomplete, and the exit status is 130.
+static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// The interrupt flag, with the Ctrl-C handler installed the first time it is asked for.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    Arc::clone(INTERRUPT.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = Arc::clone(&flag);
+        // If no handler can be installed, Ctrl-C ends the process as the default signal does.
+        let _ = ctrlc::set_handler(move || setter.store(true, Ordering::Relaxed));
+        flag
+    }))
+}
+
+fn interrupted() -> bool {
+    INTERRUPT.get().is_some_and(|f| f.load(Ordering::Relaxed))
+}
 
 /// Deepest retraction search the command line accepts.
 const MAX_SOLVE_DEPTH: u32 = 64;
@@ -39,7 +62,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             depth,
             frozen,
             json,
-        })) => cage_verify(&fen, zone.as_deref(), depth, frozen.as_deref(), json),
+        })) => {
+            let answer = |text: &str| cage_verify(text, zone.as_deref(), depth, frozen.as_deref());
+            if fen != "-" {
+                print_answer(&answer(&fen)?, json)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            batch(json, answer)
+        }
         Some(Command::Solve {
             position,
             depth,
@@ -116,24 +146,42 @@ fn for_each_position_text(
     if args.fen != "-" {
         let pos = position_from_args(&args.fen, args)?;
         print_answer(&answer(&pos, &args.fen)?, args.json)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(if interrupted() {
+            ExitCode::from(130)
+        } else {
+            ExitCode::SUCCESS
+        });
     }
+    batch(args.json, |line| {
+        position_from_args(line, args).and_then(|pos| answer(&pos, line))
+    })
+}
+
+/// Answers every line of standard input. A bad line gives an error line and the batch goes on;
+/// the exit status is then 2. An interrupt ends the batch with 130.
+fn batch(
+    json: bool,
+    answer: impl Fn(&str) -> Result<Answer, CliError>,
+) -> Result<ExitCode, CliError> {
     let mut failed = false;
     for line in io::stdin().lock().lines() {
         let line = line?;
         if line.trim().is_empty() {
             continue;
         }
-        match position_from_args(&line, args).and_then(|pos| answer(&pos, &line)) {
-            Ok(a) => print_answer(&a, args.json)?,
+        match answer(&line) {
+            Ok(a) => print_answer(&a, json)?,
             Err(err @ CliError::BadInput(_)) => {
                 failed = true;
-                if args.json {
+                if json {
                     writeln!(io::stdout(), "{}", error_json(&err.to_string()))?;
                 }
                 eprintln!("retrace: {}: {err}", line.trim());
             }
             Err(err) => return Err(err),
+        }
+        if interrupted() {
+            return Ok(ExitCode::from(130));
         }
     }
     Ok(if failed {
@@ -360,6 +408,7 @@ fn solve(
         max_nodes: request.max_nodes,
         no_uncapture: request.no_uncapture,
         facts,
+        cancel: Some(interrupt_flag()),
         ..retrace_search::SolveParams::default()
     };
     let pruner = retrace_search::LegalPruner::with_cages(cages);
@@ -420,8 +469,7 @@ fn cage_verify(
     zone: Option<&str>,
     depth: Option<u32>,
     frozen: Option<&str>,
-    json_output: bool,
-) -> Result<ExitCode, CliError> {
+) -> Result<Answer, CliError> {
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
     let zone = match zone {
@@ -444,7 +492,7 @@ fn cage_verify(
             verification.escape.join(" ")
         )
     };
-    let answer = Answer {
+    Ok(Answer {
         json: json!({
             "cage": verification.verified,
             "line": verification.escape,
@@ -452,7 +500,5 @@ fn cage_verify(
             "cage_line": cage.to_string(),
         }),
         text,
-    };
-    print_answer(&answer, json_output)?;
-    Ok(ExitCode::SUCCESS)
+    })
 }

@@ -304,3 +304,49 @@ fn cages_file_makes_solve_unique_and_check_explain() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cage_verify_batch_mode_answers_line_by_line() {
+    let input = "8/8/8/8/8/8/PPkPP3/KR1b4\nbad\n8/8/8/8/8/5P2/4PrPP/7K\n";
+    let out = retrace(&["cage", "verify", "-", "--json"], input);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "the bad line makes the batch exit 2"
+    );
+    let docs: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(docs.len(), 3);
+    assert_eq!(docs[0]["cage"], true);
+    assert!(docs[1]["error"].is_string());
+    assert_eq!(docs[2]["cage"], false);
+}
+
+#[test]
+fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
+    let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
+        .args([
+            "solve",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "--depth",
+            "7",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("the binary finishes");
+    assert_eq!(out.status.code(), Some(130));
+    let doc = json(&out);
+    assert_eq!(doc["complete"], false);
+    assert!(doc["nodes"].as_u64().is_some_and(|n| n > 0));
+}

@@ -50,6 +50,16 @@ fn setting_up_three_ways_gives_the_same_position() {
     );
     // The plain board, as scripts and NO_COLOR get it.
     assert!(text.contains("1  K R . b . . . ."), "{text}");
+    // flip turns it: Black's side at the bottom, files from h to a.
+    let flipped = stdout(&run_script(&[], &format!("{BRANDIS}flip\n")));
+    assert!(
+        flipped.contains("1  . . . . b . R K") && flipped.contains("   h g f e d c b a"),
+        "{flipped}"
+    );
+    assert!(
+        flipped.trim_end().ends_with("legal retractions"),
+        "{flipped}"
+    );
 }
 
 #[test]
