@@ -38,8 +38,8 @@ use std::cell::RefCell;
 use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
-pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 pub use cage::{analyze_with_cages, Cage, CageError, CageStore, Verification};
+pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 
 /// The largest pen (in squares) whose units are reported in [`Analysis::caged`].
 pub const CAGE_LIMIT: u32 = 8;
