@@ -48,19 +48,6 @@ const RIGHTS: [(Color, CastlingSide); 4] = [
     (Color::Black, CastlingSide::QueenSide),
 ];
 
-fn home_squares(color: Color, side: CastlingSide) -> (Square, Square) {
-    let rank = color.backrank();
-    let rook_file = if side == CastlingSide::KingSide {
-        shakmaty::File::H
-    } else {
-        shakmaty::File::A
-    };
-    (
-        Square::from_coords(shakmaty::File::E, rank),
-        Square::from_coords(rook_file, rank),
-    )
-}
-
 impl LostRights {
     /// The rights `pos` lacks although its king and rook stand on their start squares.
     #[must_use]
@@ -69,7 +56,7 @@ impl LostRights {
         let board = pos.board();
         let mut bits = 0;
         for (i, &(color, side)) in RIGHTS.iter().enumerate() {
-            let (king, rook) = home_squares(color, side);
+            let (king, rook) = retrace_unmove::castling_squares(color, side);
             if board.piece_at(king) == Some(color.king())
                 && board.piece_at(rook) == Some(color.rook())
                 && !held.contains(rook)
@@ -91,7 +78,7 @@ impl LostRights {
         let moved = r.current_square();
         let mut bits = self.0;
         for (i, &(c, side)) in RIGHTS.iter().enumerate() {
-            let (_, rook) = home_squares(c, side);
+            let (_, rook) = retrace_unmove::castling_squares(c, side);
             if c == color
                 && (r.forward().role() == Role::King
                     || moved == rook

@@ -510,19 +510,10 @@ impl RetroPosition {
     fn gen_uncastling<S: Sink>(&self, ctx: &Context, sink: &mut S) {
         let us = ctx.us;
         let board = self.board();
-        let rank = us.backrank();
-        let king_from = Square::from_coords(shakmaty::File::E, rank);
         let stuck = self.frozen() | self.promoted();
         for side in CastlingSide::ALL {
             let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
-            let rook_from = Square::from_coords(
-                if side == CastlingSide::KingSide {
-                    shakmaty::File::H
-                } else {
-                    shakmaty::File::A
-                },
-                rank,
-            );
+            let (king_from, rook_from) = crate::castling_squares(us, side);
             if board.piece_at(king_to) != Some(us.king())
                 || board.piece_at(rook_to) != Some(us.rook())
                 || stuck.contains(king_to)

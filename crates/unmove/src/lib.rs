@@ -19,7 +19,7 @@ mod retraction;
 mod zobrist;
 
 pub use error::{ColorName, NotationError, SetupError};
-pub use position::{FenFacts, RetroPosition, EP_MODE};
+pub use position::{castling_squares, FenFacts, RetroPosition, EP_MODE};
 pub use retraction::Retraction;
 pub use shakmaty;
 

@@ -49,8 +49,9 @@ impl std::hash::Hash for RetroPosition {
     }
 }
 
-/// The squares a castling right names: king start, rook start.
-fn castling_squares(color: Color, side: CastlingSide) -> (Square, Square) {
+/// The start squares of the king and rook that castle on `side`: (king, rook).
+#[must_use]
+pub fn castling_squares(color: Color, side: CastlingSide) -> (Square, Square) {
     let rank = color.backrank();
     let rook_file = match side {
         CastlingSide::KingSide => shakmaty::File::H,

@@ -214,13 +214,7 @@ fn parse(text: &str, color: Color) -> Result<Retraction, NotationError> {
         _ => None,
     };
     if let Some(side) = castling {
-        let rank = color.backrank();
-        let king = Square::from_coords(shakmaty::File::E, rank);
-        let rook_file = match side {
-            CastlingSide::KingSide => shakmaty::File::H,
-            CastlingSide::QueenSide => shakmaty::File::A,
-        };
-        let rook = Square::from_coords(rook_file, rank);
+        let (king, rook) = crate::castling_squares(color, side);
         return Ok(Retraction(Move::Castle { king, rook }));
     }
     let mut r = Reader {
