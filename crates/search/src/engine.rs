@@ -15,6 +15,15 @@ use crate::{
 /// stop well within 100 ms, rarely enough to cost nothing.
 const POLL_INTERVAL: u64 = 1 << 10;
 
+/// What an existence search looks for at the end of its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goal {
+    /// Any position the pruner accepts: the line is a history.
+    AnyHistory,
+    /// The initial array, White to move: the line is a proof game.
+    InitialArray,
+}
+
 pub(crate) struct Search<'p, 'a, P: Pruner> {
     pub pruner: &'p P,
     pub params: SolveParams<'a>,
@@ -100,44 +109,27 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     /// Whether `pos` (already accepted by the pruner) has a history `plies` deep whose first
     /// retraction is number `index`.
     pub fn has_history(&mut self, pos: &RetroPosition, plies: u32, index: u32) -> bool {
-        if plies == 0 {
-            return true;
-        }
-        if let Some(known) = self.history.get(pos.zobrist(), plies) {
-            return known;
-        }
-        let mut found = false;
-        for r in existence_order(pos) {
-            if !self.visit(0) {
-                return false;
-            }
-            let Some(child) = self.child(pos, r, index) else {
-                continue;
-            };
-            if self.has_history(&child, plies - 1, index + 1) {
-                found = true;
-                break;
-            }
-        }
-        if !self.stopped {
-            self.history.insert(pos.zobrist(), plies, found);
-        }
-        found
+        self.exists(pos, plies, index, LostRights::default(), Goal::AnyHistory)
     }
 
-    /// Whether the initial array is exactly `plies` retractions away, the next being number
-    /// `index`, with the lost castling rights `lost` explained on the way.
-    fn reaches_start(
+    /// Whether a line of `plies` retractions from `pos`, the first being number `index`, reaches
+    /// `goal`; `lost` holds the castling rights still to be explained on the way. Stops at the
+    /// first such line.
+    fn exists(
         &mut self,
         pos: &RetroPosition,
         plies: u32,
         index: u32,
         lost: LostRights,
+        goal: Goal,
     ) -> bool {
         if plies == 0 {
-            return lost.is_empty() && is_initial(pos);
+            return match goal {
+                Goal::AnyHistory => true,
+                Goal::InitialArray => lost.is_empty() && is_initial(pos),
+            };
         }
-        if !start_in_reach(pos, plies) {
+        if goal == Goal::InitialArray && !start_in_reach(pos, plies) {
             return false;
         }
         let key = pos.zobrist() ^ lost.key();
@@ -152,7 +144,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             let Some(child) = self.child(pos, r, index) else {
                 continue;
             };
-            if self.reaches_start(&child, plies - 1, index + 1, lost.after(pos, r)) {
+            if self.exists(&child, plies - 1, index + 1, lost.after(pos, r), goal) {
                 found = true;
                 break;
             }
@@ -166,7 +158,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     /// Whether a line ending in `pos` after `ply` retractions is a solution.
     fn completes(&mut self, pos: &RetroPosition, ply: u32, lost: LostRights) -> bool {
         match self.params.facts.plies_since_start {
-            Some(total) => total >= ply && self.reaches_start(pos, total - ply, ply + 1, lost),
+            Some(total) => {
+                total >= ply && self.exists(pos, total - ply, ply + 1, lost, Goal::InitialArray)
+            }
             None => {
                 let extra = self.params.extra;
                 self.has_history(pos, extra, ply + 1)
