@@ -7,9 +7,15 @@ use shakmaty::Color;
 
 use crate::{
     facts::{allows_en_passant, is_initial, is_zeroing, moves_needed, LostRights},
+    forward::ForwardLayers,
     table::Table,
     Progress, Pruner, SolveParams,
 };
+
+/// Proof games at least this long meet a forward search from the initial array ...
+const FORWARD_FROM: u32 = 8;
+/// ... that goes this many plies deep (about a million positions at 5).
+const FORWARD_DEPTH: u32 = 5;
 
 /// How often (in nodes) the search looks at the cancel flag and reports progress: often enough to
 /// stop well within 100 ms, rarely enough to cost nothing.
@@ -36,6 +42,8 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     history: Table,
     /// Positions known to lead to no solution in the given remaining depth.
     dead: Table,
+    /// Positions reachable from the initial array in a few plies, for long proof games.
+    forward: Option<ForwardLayers>,
 }
 
 impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
@@ -50,6 +58,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             line: Vec::new(),
             history: Table::new(),
             dead: Table::new(),
+            forward: None,
         }
     }
 
@@ -129,8 +138,13 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 Goal::InitialArray => lost.is_empty() && is_initial(pos),
             };
         }
-        if goal == Goal::InitialArray && !start_in_reach(pos, plies) {
-            return false;
+        if goal == Goal::InitialArray {
+            if !start_in_reach(pos, plies) {
+                return false;
+            }
+            if let Some(known) = self.forward_answer(pos, plies, index, lost) {
+                return known;
+            }
         }
         let key = pos.zobrist() ^ lost.key();
         if let Some(known) = self.history.get(key, plies) {
@@ -153,6 +167,35 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             self.history.insert(key, plies, found);
         }
         found
+    }
+
+    /// The forward layers' answer to "does the initial array lie exactly `plies` back?", when
+    /// they hold that depth and nothing on the way needs checking that they cannot show: a
+    /// halfmove clock still counting, an uncapture ban, the first move's en passant rule.
+    fn forward_answer(
+        &mut self,
+        pos: &RetroPosition,
+        plies: u32,
+        index: u32,
+        lost: LostRights,
+    ) -> Option<bool> {
+        let facts = &self.params.facts;
+        let total = facts.plies_since_start?;
+        if total < FORWARD_FROM
+            || facts.halfmove_clock.is_some_and(|h| h + 1 >= index)
+            || (facts.exact_en_passant && index == 1)
+            || self.params.no_uncapture.contains(&true)
+        {
+            return None;
+        }
+        let depth = FORWARD_DEPTH.min(total / 2);
+        if plies > depth {
+            return None;
+        }
+        let forward = self
+            .forward
+            .get_or_insert_with(|| ForwardLayers::build(depth));
+        forward.reaches(pos, plies, lost.rook_squares())
     }
 
     /// Whether a line ending in `pos` after `ply` retractions is a solution.
@@ -188,6 +231,10 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         }
         if let Some(total) = self.params.facts.plies_since_start {
             if total < ply || !start_in_reach(pos, total - ply) {
+                return false;
+            }
+            // Within the forward horizon only positions some game reaches can lie on a line.
+            if self.forward_answer(pos, total - ply, ply + 1, lost) == Some(false) {
                 return false;
             }
         }

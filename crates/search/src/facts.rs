@@ -95,6 +95,17 @@ impl LostRights {
         self.0 == 0
     }
 
+    /// The rook squares of the rights still to be explained.
+    #[must_use]
+    pub fn rook_squares(self) -> shakmaty::Bitboard {
+        RIGHTS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, &(color, side))| retrace_unmove::castling_squares(color, side).1)
+            .collect()
+    }
+
     /// A key to mix into transposition-table keys.
     #[must_use]
     pub fn key(self) -> u64 {

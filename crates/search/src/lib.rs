@@ -8,6 +8,7 @@
 
 mod engine;
 mod facts;
+mod forward;
 mod pgn;
 mod table;
 
