@@ -9,61 +9,27 @@
 //! (each missing unit was captured once). If in every such assignment each pawn that changed files
 //! did so by captures only (it advanced exactly as many ranks as files: all its moves were captures,
 //! all landing on squares of its present square's colour) and those squares are not of colour `K`,
-//! and no promoted bishop needed a capture, then none of `S`'s captures took the bishop: no game
+//! and every pawn that promoted to a unit on the board can only have captured on squares that are
+//! not of colour `K` within the budget, then none of `S`'s captures took the bishop: no game
 //! reaches the position. The captures of the pens' originals took those originals, not the bishop
 //! (unless the bishop is one of them, and then the rule does not apply).
 //!
-//! The check runs a dynamic programme over start files with a flag for "some capture may have been
-//! on a `K` square or at an unknown square"; any assignment within the budget with the flag set, or
-//! leaving captures to spare, makes the rule give up.
+//! The check ([`super::capture_squares`]) runs a dynamic programme over start files with a flag for
+//! "some capture may have been on a `K` square or at an unknown square", following the promoting
+//! pawns square by square around the pawns of known history, in every branch of `V`'s pawn
+//! histories; any assignment within the budget with the flag set, or leaving captures to spare,
+//! makes the rule give up.
 
 use shakmaty::{Bitboard, Color, Role};
 
-use super::Known;
+use super::{capture_squares::captures_avoid, Known};
 use crate::{
     checks::color_name,
-    pawns::{advance, capturing_pawns, light_promotion_files, plain_cost},
+    pawns::{advance, capturing_pawns},
+    promotion::demands,
     statics::homes,
     types::{squares_text, Reason, ReasonCode},
 };
-
-/// "Unreachable" in the tables.
-const INF: u32 = u32::MAX;
-
-/// For the pawns of `color`: per set of used start files, the cheapest assignment with every capture
-/// on a square not in `avoid` and of known square (`[0]`), and the cheapest with some other capture
-/// (`[1]`).
-fn flagged_table(color: Color, pawns: Bitboard, avoid: Bitboard) -> [[u32; 256]; 2] {
-    let list: Vec<_> = pawns.into_iter().collect();
-    let mut dp = [[INF; 256]; 2];
-    dp[0][0] = 0;
-    for mask in 0..256usize {
-        for flag in 0..2 {
-            let so_far = dp[flag][mask];
-            if so_far == INF {
-                continue;
-            }
-            let Some(&sq) = list.get(mask.count_ones() as usize) else {
-                continue;
-            };
-            for start in 0..8i32 {
-                let bit = 1usize << start;
-                if mask & bit != 0 {
-                    continue;
-                }
-                let Some(c) = plain_cost(color, sq, start) else {
-                    continue;
-                };
-                let c = u32::from(c);
-                let good = c == 0 || (advance(color, sq) == c as i32 && !avoid.contains(sq));
-                let f = if good { flag } else { 1 };
-                let next = &mut dp[f][mask | bit];
-                *next = (*next).min(so_far + c);
-            }
-        }
-    }
-    dp
-}
 
 /// Appends a [`ReasonCode::BishopCaptureColour`] reason for every missing bishop that no capture
 /// can have taken.
@@ -93,7 +59,7 @@ pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Vec<Reason>) {
             if bishops.any() {
                 continue;
             }
-            if !all_captures_avoid(known, taker, pawns, colour, missing, by_pieces) {
+            if !captures_avoid(known, taker, colour, missing, by_pieces) {
                 continue;
             }
             let movers = capturing_pawns(taker, pawns);
@@ -115,6 +81,21 @@ pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Vec<Reason>) {
                 }
             }
             let other = if name == "light" { "dark" } else { "light" };
+            let promoted: Bitboard = demands(known.pos, known.statics, taker)
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, d| acc | d.units);
+            let mut parts = Vec::new();
+            if squares.any() {
+                parts.push(squares_text(squares));
+            }
+            if promoted.any() {
+                parts.push(format!(
+                    "and those of the pawns that promoted to the units on {}: followed square by \
+                     square around the pawns that never moved or moved once, their paths allow no \
+                     other capture within that count",
+                    squares_text(promoted)
+                ));
+            }
             out.push(Reason::new(
                 ReasonCode::BishopCaptureColour,
                 format!(
@@ -124,49 +105,12 @@ pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Vec<Reason>) {
                     color_name(victim),
                     squares_text(home),
                     color_name(taker),
-                    squares_text(squares),
+                    parts.join(" "),
                     color_name(victim),
                     if missing == 1 { "" } else { "s" }
                 ),
-                squares | home,
+                squares | home | promoted,
             ));
         }
     }
-}
-
-/// Whether every history of `taker` within the budget makes only pawn captures on squares outside
-/// `avoid`, of known squares, using up all `missing` units with the captures pieces made.
-fn all_captures_avoid(
-    known: &Known<'_>,
-    taker: Color,
-    pawns: Bitboard,
-    avoid: Bitboard,
-    missing: u32,
-    by_pieces: u32,
-) -> bool {
-    let dp = flagged_table(taker, pawns, avoid);
-    let p = known.promoted.get(taker);
-    let light = light_promotion_files(taker);
-    let n = pawns.count() as u32;
-    let mut good = false;
-    for (flag, table) in dp.iter().enumerate() {
-        for (mask, &cost) in table.iter().enumerate() {
-            if cost == INF || (mask as u32).count_ones() != n {
-                continue;
-            }
-            let free = !(mask as u8);
-            let a = (free & light).count_ones();
-            let b = (free & !light).count_ones();
-            let extra = p.light_bishops.saturating_sub(a) + p.dark_bishops.saturating_sub(b);
-            let total = cost + extra + by_pieces;
-            if total > missing {
-                continue;
-            }
-            if flag == 1 || extra > 0 || total < missing {
-                return false;
-            }
-            good = true;
-        }
-    }
-    good
 }

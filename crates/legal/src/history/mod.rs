@@ -6,6 +6,7 @@
 //! Each rule proves illegality for every game that could reach the position; where a sharper rule
 //! would need a guess it is left out, and the module says so.
 
+mod capture_squares;
 mod colours;
 mod crossing;
 mod parity;

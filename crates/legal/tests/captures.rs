@@ -1,0 +1,69 @@
+//! Where captures landed: the missing bishop whose colour no capture can have had, with the
+//! captures of promoting pawns followed square by square (Smullyan's "Mystery of the Missing
+//! Piece"). Each rule has a position that triggers it and a near miss reached by a real game.
+
+mod support;
+
+use retrace_legal::ReasonCode::*;
+use shakmaty::{fen::Fen, san::San, Chess, EnPassantMode, Position};
+use support::{assert_illegal, assert_legal};
+
+/// Plays `moves` (SAN) from the initial array, checking that no position on the way is called
+/// illegal, and returns the FEN reached.
+fn play(moves: &[&str]) -> String {
+    let mut chess = Chess::default();
+    for san in moves {
+        let m = san
+            .parse::<San>()
+            .ok()
+            .and_then(|s| s.to_move(&chess).ok())
+            .unwrap_or_else(|| panic!("{san} is not legal"));
+        chess.play_unchecked(m);
+        assert_legal(&Fen::from_position(&chess, EnPassantMode::Legal).to_string());
+    }
+    Fen::from_position(&chess, EnPassantMode::Legal).to_string()
+}
+
+#[test]
+fn promoting_pawn_captured_on_the_wrong_colour() {
+    // The black h-pawn promoted (three black knights) with the one capture White's missing unit
+    // allows. h2 never moved, so it left the h-file by that capture, onto the g-file, and walked
+    // down to g1; g3 came from g2 in one move (f2 and h2 never moved), so no pawn walked between
+    // g3 and g2: the capture landed on g2, a light square, and the dark bishop of c1 is missing.
+    assert_illegal(
+        "rnbqkbnr/ppppppp1/8/6n1/8/1P4P1/P1PPPP1P/RN1QKBNR w - - 0 8",
+        BishopCaptureColour,
+    );
+    // Near miss: the same board with the light bishop missing, reached by a game (h3xg2 took it).
+    let fen = play(&[
+        "g3", "h5", "Bg2", "h4", "Nf3", "h3", "b3", "hxg2", "Bb2", "g1=N", "Bc1", "Nh3", "Ng1",
+        "Ng5",
+    ]);
+    assert_eq!(
+        fen,
+        "rnbqkbnr/ppppppp1/8/6n1/8/1P4P1/P1PPPP1P/RNBQK1NR w KQkq - 4 8"
+    );
+}
+
+#[test]
+fn the_other_sides_pawn_timing_is_branched() {
+    // Smullyan's board one move before the check (Sherlock L48): the black bishop on d8 is
+    // promoted (f8 never left its square behind e7 and g7). Black's pawns need four captures, all on
+    // light squares (a6, e6, d5, c4), and the h-pawn one more to promote; White misses five units,
+    // so that capture took the dark bishop of c1. It left the h-file (h2 never moved) onto the
+    // g-file; if g3 came from g2, no pawn walked between them and the capture was on g2 (light);
+    // if g3 came from f2, White's pawns need five captures and the f8 bishop a sixth, but Black
+    // misses only five units.
+    assert_illegal(
+        "2nb3K/pkPRp1p1/p2p4/P1p5/1Pp4Q/2PP2P1/4P2P/n7 w - -",
+        BishopCaptureColour,
+    );
+    // With a white bishop on h4 nothing is missing from White's dark squares (Smullyan's answer).
+    assert_legal("2nR3K/pk1Rp1p1/p2p4/P1p5/1Pp4B/2PP2P1/4P2P/n7 b - -");
+    // The same board with a knight on h4: the last move c7xd8=R+ (the only one that can have
+    // discovered the check of d7) leaves the position above, or one with a promoted knight on d8.
+    assert_illegal(
+        "2nR3K/pk1Rp1p1/p2p4/P1p5/1Pp4N/2PP2P1/4P2P/n7 b - -",
+        PredecessorsIllegal,
+    );
+}
