@@ -204,3 +204,34 @@ fn a_game_to_sherlock_l11() {
         ImpossibleParity,
     );
 }
+
+#[test]
+fn units_locked_behind_a_pawn_that_moved_once() {
+    // Sherlock L22: the rook of h8 could go down the h-file after h7xg6, but the knight on h8
+    // entered by g6 before that capture and never left (f7 and g6 are occupied from then on), and
+    // then the rook on g8 is locked too (f8, g7, h8): every rook move went between h8 and g8.
+    // Every piece move flips the colour of its square, so the side to move is known: White.
+    assert_illegal(
+        "rnbqkbrn/ppppppp1/6p1/8/8/8/PPPPPPPP/RNBQKB1R b - -",
+        ImpossibleParity,
+    );
+    // A game reaching the same board with White to move.
+    let moves = [
+        "Nf3", "Nf6", "Nc3", "Rg8", "Nb1", "Nh5", "Nc3", "Nf4", "Nb1", "Ng6", "Nh4", "Nh8", "Ng6",
+        "hxg6",
+    ];
+    let mut chess = Chess::default();
+    for san in moves {
+        let m = san
+            .parse::<shakmaty::san::San>()
+            .ok()
+            .and_then(|s| s.to_move(&chess).ok())
+            .unwrap_or_else(|| panic!("{san} is not legal"));
+        chess.play_unchecked(m);
+        assert_legal(&Fen::from_position(&chess, EnPassantMode::Legal).to_string());
+    }
+    assert_eq!(
+        Fen::from_position(&chess, EnPassantMode::Legal).to_string(),
+        "rnbqkbrn/ppppppp1/6p1/8/8/8/PPPPPPPP/RNBQKB1R w KQq - 0 8"
+    );
+}

@@ -9,6 +9,7 @@
 mod capture_squares;
 mod colours;
 mod crossing;
+mod locked;
 mod parity;
 mod trapped;
 

@@ -50,9 +50,9 @@
 //! `C + E`; if all give the same value and it contradicts the side to move, no game reaches the
 //! position. Branches that are impossible for other reasons only make the rule more cautious.
 
-use shakmaty::{Bitboard, Color, File, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
 
-use super::Known;
+use super::{locked::locked, Known};
 use crate::{
     checks::color_name,
     pawns::{advance, plain_cost},
@@ -139,7 +139,8 @@ fn piece_can_make_even_move(
     }
     let mut order: Vec<usize> = (0..timed.len()).collect();
     loop {
-        if phases_allow_even_move(role, color, home, base, &timed, &order) {
+        let board = known.pos.board();
+        if phases_allow_even_move(role, color, home, base, &timed, &order, board, fixed) {
             return true;
         }
         if !next_permutation(&mut order) {
@@ -149,6 +150,11 @@ fn piece_can_make_even_move(
 }
 
 /// Whether, with the pawns of `timed` moving in `order`, a piece can make an even move in some phase.
+///
+/// After each pawn's move, the units of `board` locked on their squares from then on (see
+/// [`super::locked`]: their steps are static squares of `fixed` or squares the pawns moved to) are
+/// walls too, and the piece (of another kind) was not on their squares at that move.
+#[allow(clippy::too_many_arguments)]
 fn phases_allow_even_move(
     role: Role,
     color: Color,
@@ -156,6 +162,8 @@ fn phases_allow_even_move(
     base: Bitboard,
     timed: &[Timed],
     order: &[usize],
+    board: &Board,
+    fixed: Bitboard,
 ) -> bool {
     let mut moved = [false; MAX_TIMED];
     let open = |moved: &[bool; MAX_TIMED]| {
@@ -178,10 +186,15 @@ fn phases_allow_even_move(
     if even_move(role, region, open(&moved)) {
         return true;
     }
+    let mut blocked = fixed;
+    let mine = board.by_piece(Piece { color, role });
     for &i in order {
         moved[i] = true;
-        let now = open(&moved);
-        region = flood(role, region.without(timed[i].to), now);
+        blocked.add(timed[i].to);
+        let walls = locked(board, blocked);
+        let now = open(&moved) & !walls;
+        let seeds = region.without(timed[i].to) & !(walls & !mine);
+        region = flood(role, seeds, now);
         if even_move(role, region, now) {
             return true;
         }
