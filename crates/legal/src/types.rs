@@ -89,11 +89,14 @@ pub enum ReasonCode {
     /// Every legal retraction leads to a position proven illegal: no last move can have been
     /// played.
     PredecessorsIllegal,
+    /// Promoted units shut in a pen that every promotion into it must enter from inside it: when
+    /// the last of them was promoted, the others had too few squares left.
+    CrowdedPromotionPen,
 }
 
 impl ReasonCode {
     /// Every code, in a fixed order (for tests and documentation).
-    pub const ALL: [ReasonCode; 21] = [
+    pub const ALL: [ReasonCode; 22] = [
         ReasonCode::RetractingKingInCheck,
         ReasonCode::KingsAdjacent,
         ReasonCode::TooManyCheckers,
@@ -115,6 +118,7 @@ impl ReasonCode {
         ReasonCode::TrappedRook,
         ReasonCode::PromotionsNeedCaptures,
         ReasonCode::PredecessorsIllegal,
+        ReasonCode::CrowdedPromotionPen,
     ];
 
     /// The stable snake_case code.
@@ -142,6 +146,7 @@ impl ReasonCode {
             ReasonCode::TrappedRook => "trapped_rook",
             ReasonCode::PromotionsNeedCaptures => "promotions_need_captures",
             ReasonCode::PredecessorsIllegal => "predecessors_illegal",
+            ReasonCode::CrowdedPromotionPen => "crowded_promotion_pen",
         }
     }
 

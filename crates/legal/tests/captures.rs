@@ -67,3 +67,20 @@ fn the_other_sides_pawn_timing_is_branched() {
         PredecessorsIllegal,
     );
 }
+
+#[test]
+fn crowded_promotion_pen() {
+    // Sherlock L35: b3 came from a2 (b2 and c2 never moved), so the black bishops on a2 and b1 were
+    // promoted on b1 by pawns from a2 and never left those two squares: the second promotion found
+    // the first bishop on a2 or b1, both needed.
+    assert_illegal("4k3/8/8/8/8/1P6/bPP5/1b2K3 b - -", CrowdedPromotionPen);
+    // Near miss: one bishop promoted there, reached by a game.
+    let fen = play(&[
+        "Nf3", "a5", "Ng1", "a4", "Nf3", "a3", "Ng1", "Nc6", "Nf3", "Na5", "Ng1", "Nb3", "axb3",
+        "a2", "Nf3", "axb1=B", "Ng1", "Ba2",
+    ]);
+    assert_eq!(
+        fen,
+        "r1bqkbnr/1ppppppp/8/8/8/1P6/bPPPPPPP/R1BQKBNR w KQkq - 2 10"
+    );
+}

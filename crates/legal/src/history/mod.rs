@@ -11,6 +11,7 @@ mod colours;
 mod crossing;
 mod locked;
 mod parity;
+mod promotion_pen;
 mod trapped;
 
 use retrace_unmove::RetroPosition;
@@ -52,4 +53,5 @@ pub(crate) fn reasons(known: &Known<'_>, out: &mut Vec<Reason>) {
     crossing::crossed_pawns(known, out);
     colours::bishop_colours(known, out);
     parity::parity(known, out);
+    promotion_pen::crowded_pens(known, out);
 }
