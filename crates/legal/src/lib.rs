@@ -19,8 +19,9 @@
 //!   [`ReasonCode::TooManyCaptures`]);
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
 //!   [`ReasonCode::BishopCaptureColour`]), the parity of the number of moves
-//!   ([`ReasonCode::ImpossibleParity`]) and pens too small for their promoted units
-//!   ([`ReasonCode::CrowdedPromotionPen`]);
+//!   ([`ReasonCode::ImpossibleParity`]), pens too small for their promoted units
+//!   ([`ReasonCode::CrowdedPromotionPen`]) and promotions forced after every capture of the other
+//!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]);
 //! - failing all those, when few retractions exist, the positions one retraction back
 //!   ([`ReasonCode::PredecessorsIllegal`]).
 

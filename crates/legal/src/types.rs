@@ -92,11 +92,14 @@ pub enum ReasonCode {
     /// Promoted units shut in a pen that every promotion into it must enter from inside it: when
     /// the last of them was promoted, the others had too few squares left.
     CrowdedPromotionPen,
+    /// A missing pawn that no capture can have taken promoted after every capture of the other
+    /// side, so its unit is on the board, yet no unit can have come from its promotion square.
+    MissingPromotedUnit,
 }
 
 impl ReasonCode {
     /// Every code, in a fixed order (for tests and documentation).
-    pub const ALL: [ReasonCode; 22] = [
+    pub const ALL: [ReasonCode; 23] = [
         ReasonCode::RetractingKingInCheck,
         ReasonCode::KingsAdjacent,
         ReasonCode::TooManyCheckers,
@@ -119,6 +122,7 @@ impl ReasonCode {
         ReasonCode::PromotionsNeedCaptures,
         ReasonCode::PredecessorsIllegal,
         ReasonCode::CrowdedPromotionPen,
+        ReasonCode::MissingPromotedUnit,
     ];
 
     /// The stable snake_case code.
@@ -147,6 +151,7 @@ impl ReasonCode {
             ReasonCode::PromotionsNeedCaptures => "promotions_need_captures",
             ReasonCode::PredecessorsIllegal => "predecessors_illegal",
             ReasonCode::CrowdedPromotionPen => "crowded_promotion_pen",
+            ReasonCode::MissingPromotedUnit => "missing_promoted_unit",
         }
     }
 

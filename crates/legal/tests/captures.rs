@@ -84,3 +84,23 @@ fn crowded_promotion_pen() {
         "r1bqkbnr/1ppppppp/8/8/8/1P6/bPPPPPPP/R1BQKBNR w KQkq - 2 10"
     );
 }
+
+#[test]
+fn missing_promoted_unit() {
+    // Sherlock L24: Black's only capture is a7xb6 and White misses one unit, so the white a-pawn
+    // was never captured: it promoted on a8 after a7xb6, and from a8, with b6 occupied and b7 and
+    // c7 static, no white unit on the board can have come.
+    assert_illegal(
+        "1nbqkbnr/1ppppppp/1p6/3rN3/8/8/1PPPPPPP/R1BQKBNR b Q -",
+        MissingPromotedUnit,
+    );
+    // Near miss: the promoted knight still on a8, reached by a game (the b1 knight was taken on b6).
+    let fen = play(&[
+        "Nc3", "Nf6", "Na4", "Ng8", "Nb6", "axb6", "Nf3", "Ra5", "Ng1", "Rd5", "a4", "Nf6", "a5",
+        "Ng8", "a6", "Nf6", "a7", "Ng8", "a8=N",
+    ]);
+    assert_eq!(
+        fen,
+        "Nnbqkbnr/1ppppppp/1p6/3r4/8/8/1PPPPPPP/R1BQKBNR b KQk - 0 10"
+    );
+}

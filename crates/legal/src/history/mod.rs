@@ -9,6 +9,7 @@
 mod capture_squares;
 mod colours;
 mod crossing;
+mod forced_promotion;
 mod locked;
 mod parity;
 mod promotion_pen;
@@ -54,4 +55,5 @@ pub(crate) fn reasons(known: &Known<'_>, out: &mut Vec<Reason>) {
     colours::bishop_colours(known, out);
     parity::parity(known, out);
     promotion_pen::crowded_pens(known, out);
+    forced_promotion::forced_promotions(known, out);
 }
