@@ -18,8 +18,9 @@
 //! - the pawn structure as an assignment to start files ([`ReasonCode::ImpossiblePawnStructure`],
 //!   [`ReasonCode::TooManyCaptures`]);
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
-//!   [`ReasonCode::BishopCaptureColour`]) and the parity of the number of moves
-//!   ([`ReasonCode::ImpossibleParity`]);
+//!   [`ReasonCode::BishopCaptureColour`]), the parity of the number of moves
+//!   ([`ReasonCode::ImpossibleParity`]), and promotions past a king or rook that castling rights
+//!   freeze ([`ReasonCode::PromotionsNeedCaptures`]);
 //! - failing all those, when few retractions exist, the positions one retraction back
 //!   ([`ReasonCode::PredecessorsIllegal`]).
 

@@ -6,6 +6,7 @@
 //! Each rule proves illegality for every game that could reach the position; where a sharper rule
 //! would need a guess it is left out, and the module says so.
 
+mod castling;
 mod colours;
 mod crossing;
 mod parity;
@@ -50,4 +51,5 @@ pub(crate) fn reasons(known: &Known<'_>, out: &mut Vec<Reason>) {
     crossing::crossed_pawns(known, out);
     colours::bishop_colours(known, out);
     parity::parity(known, out);
+    castling::promotions(known, out);
 }
