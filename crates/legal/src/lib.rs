@@ -21,8 +21,8 @@
 //!   [`ReasonCode::BishopCaptureColour`]), the parity of the number of moves
 //!   ([`ReasonCode::ImpossibleParity`]), and promotions past a king or rook that castling rights
 //!   freeze ([`ReasonCode::PromotionsNeedCaptures`]);
-//! - failing all those, when few retractions exist, the positions one retraction back
-//!   ([`ReasonCode::PredecessorsIllegal`]).
+//! - failing all those, when few retractions exist, the positions one retraction back, and two
+//!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 
 pub mod cage;
 mod checks;

@@ -41,3 +41,18 @@ fn pawns_that_made_no_capture_came_straight() {
     // With the right but Rh8 missing, h2xg3 may have taken it and freed the g-file.
     assert_legal("rnbqkbn1/pppppp1p/8/3b4/8/6P1/PPPPPP2/RNBQK1NR w K -");
 }
+
+#[test]
+fn a_forced_last_move_looks_two_retractions_back() {
+    // Smullyan's "Two Bagatelles": a2-a3 was White's last move; Black's move before it must have
+    // captured the unit White moved before, and only Rh8 can have done that (on h8).
+    for rights in ["k", "kq"] {
+        let fen = format!("r1b1k2r/p1p1p1pp/1p3p2/8/8/P7/1PPPPPPP/2BQKB2 b {rights} -");
+        assert_illegal(&fen, PredecessorsIllegal);
+    }
+    for rights in ["-", "q"] {
+        assert_legal(&format!(
+            "r1b1k2r/p1p1p1pp/1p3p2/8/8/P7/1PPPPPPP/2BQKB2 b {rights} -"
+        ));
+    }
+}
