@@ -20,10 +20,11 @@
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
 //!   [`ReasonCode::BishopCaptureColour`]), the parity of the number of moves
 //!   ([`ReasonCode::ImpossibleParity`]), pens too small for their promoted units
-//!   ([`ReasonCode::CrowdedPromotionPen`]) and promotions forced after every capture of the other
-//!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]);
-//! - failing all those, when few retractions exist, the positions one retraction back
-//!   ([`ReasonCode::PredecessorsIllegal`]).
+//!   ([`ReasonCode::CrowdedPromotionPen`]), promotions forced after every capture of the other
+//!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), and promotions past a king or
+//!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
+//! - failing all those, when few retractions exist, the positions one retraction back, and two
+//!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 
 pub mod cage;
 mod checks;

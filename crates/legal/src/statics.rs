@@ -319,6 +319,21 @@ impl TimedList {
     pub(crate) fn iter(&self) -> impl Iterator<Item = Timed> + '_ {
         self.items.iter().map_while(|t| *t)
     }
+
+    /// Adds `t` unless a pawn on its square is listed already or the list is full; returns
+    /// whether it was added.
+    pub(crate) fn push(&mut self, t: Timed) -> bool {
+        if self.iter().any(|u| u.to == t.to) {
+            return false;
+        }
+        match self.items.iter_mut().find(|slot| slot.is_none()) {
+            Some(slot) => {
+                *slot = Some(t);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// Every pawn with a known one-step history (see [`timed_from`]).

@@ -7,6 +7,7 @@
 //! would need a guess it is left out, and the module says so.
 
 mod capture_squares;
+mod castling;
 mod colours;
 mod crossing;
 mod forced_promotion;
@@ -56,4 +57,5 @@ pub(crate) fn reasons(known: &Known<'_>, out: &mut Vec<Reason>) {
     parity::parity(known, out);
     promotion_pen::crowded_pens(known, out);
     forced_promotion::forced_promotions(known, out);
+    castling::promotions(known, out);
 }
