@@ -23,6 +23,8 @@
 //! each allowed the promotion squares of all those units' regions together (which of them were
 //! promoted is not known, so the union is taken: a lower bound all the same).
 
+use std::cell::RefCell;
+
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color, File, Rank, Square};
 
@@ -97,37 +99,65 @@ pub(crate) fn demands(pos: &RetroPosition, statics: &Statics, color: Color) -> V
     out
 }
 
+/// The pawn steps that the one-step histories of `cuts` rule out, per arrival square: bit 0 the
+/// straight step, bit 1 the capture from the file to the left, bit 2 from the right. Built once so
+/// that the walk of [`promotion_costs`] looks a step up instead of scanning the list at every
+/// square (this walk is the hottest part of the analysis inside a search).
+#[derive(Clone, PartialEq, Eq)]
+struct CutSteps([u8; 64]);
+
+impl CutSteps {
+    fn new(color: Color, cuts: &TimedList) -> CutSteps {
+        let up: i32 = if color.is_white() { 1 } else { -1 };
+        let mut steps = [0u8; 64];
+        for t in cuts.iter() {
+            for (a, b) in [(t.from, t.to), (t.to, t.from)] {
+                if i32::from(b.rank() as u8) - i32::from(a.rank() as u8) != up {
+                    continue;
+                }
+                let bit = match i32::from(a.file() as u8) - i32::from(b.file() as u8) {
+                    0 => 1,
+                    -1 => 2,
+                    1 => 4,
+                    _ => continue,
+                };
+                steps[usize::from(b)] |= bit;
+            }
+        }
+        CutSteps(steps)
+    }
+
+    /// Whether the step from file `from_file` on the rank below onto `to` is ruled out.
+    fn cut(&self, from_file: usize, to: Square) -> bool {
+        let bit = match from_file as i32 - to.file() as i32 {
+            0 => 1,
+            -1 => 2,
+            _ => 4,
+        };
+        self.0[usize::from(to)] & bit != 0
+    }
+}
+
 /// The fewest captures a pawn of `color` from file `start` makes to reach each promotion square
-/// (indexed by file), walking through squares that are not in `fixed` and never along the move of
-/// a pawn of `cuts` ([`NONE`] if it cannot).
-pub(crate) fn promotion_costs(
-    color: Color,
-    start: u32,
-    fixed: Bitboard,
-    cuts: &TimedList,
-) -> [u32; 8] {
+/// (indexed by file), walking through squares that are not in `fixed` and never along a step that
+/// `cuts` rules out ([`NONE`] if it cannot).
+fn promotion_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -> [u32; 8] {
     let mut cost = [NONE; 8];
     cost[start as usize] = 0;
     let up: i32 = if color.is_white() { 1 } else { -1 };
     let second = color.relative_rank(Rank::Second) as i32;
     for k in 1..=6 {
         let rank = Rank::new((second + up * k) as u32);
-        let below = Rank::new((second + up * (k - 1)) as u32);
-        let at = |f: usize, r: Rank| Square::from_coords(File::new(f as u32), r);
-        let cut = |a: Square, b: Square| {
-            cuts.iter()
-                .any(|t| (t.from == a && t.to == b) || (t.from == b && t.to == a))
-        };
         let mut next = [NONE; 8];
         for (f, slot) in next.iter_mut().enumerate() {
-            let to = at(f, rank);
+            let to = Square::from_coords(File::new(f as u32), rank);
             if fixed.contains(to) {
                 continue;
             }
-            let mut best = if cut(at(f, below), to) { NONE } else { cost[f] };
+            let mut best = if cuts.cut(f, to) { NONE } else { cost[f] };
             for g in [f.wrapping_sub(1), f + 1] {
                 if let Some(&c) = cost.get(g) {
-                    if !cut(at(g, below), to) {
+                    if !cuts.cut(g, to) {
                         best = best.min(c.saturating_add(1));
                     }
                 }
@@ -138,6 +168,70 @@ pub(crate) fn promotion_costs(
     }
     cost
 }
+
+/// [`promotion_costs`] from every start file, indexed by start file.
+type Walks = [[u32; 8]; 8];
+
+/// Recent [`Walks`] by what they depend on. Inside a search most positions share their units that
+/// never moved and their pawns' one-step histories with the position before, so the walks repeat.
+struct WalkCache {
+    slots: Vec<Option<(Color, Bitboard, CutSteps, Walks)>>,
+}
+
+/// Slots of the [`WalkCache`] (a power of two).
+const WALK_SLOTS: usize = 1 << 8;
+
+thread_local! {
+    static WALKS: RefCell<WalkCache> = RefCell::new(WalkCache {
+        slots: vec![None; WALK_SLOTS],
+    });
+}
+
+/// The walks of `color`'s pawns from every start file, from this thread's cache when it has them.
+fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps) -> Walks {
+    let compute = || {
+        let mut by_start = [[NONE; 8]; 8];
+        for (start, costs) in by_start.iter_mut().enumerate() {
+            *costs = promotion_costs(color, start as u32, fixed, cuts);
+        }
+        by_start
+    };
+    let hash = cuts
+        .0
+        .iter()
+        .fold(u64::from(fixed) ^ color as u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let index = (hash >> 56) as usize % WALK_SLOTS;
+    WALKS.with(|cache| {
+        let Ok(mut cache) = cache.try_borrow_mut() else {
+            return compute();
+        };
+        match cache.slots.get(index) {
+            Some(Some((c, f, k, walks))) if *c == color && *f == fixed && k == cuts => *walks,
+            _ => {
+                let walks = compute();
+                if let Some(slot) = cache.slots.get_mut(index) {
+                    *slot = Some((color, fixed, cuts.clone(), walks));
+                }
+                walks
+            }
+        }
+    })
+}
+
+/// The number of files in each set of start files (a popcount table: the assignment below reads it
+/// for all 256 sets, and generic x86-64 code has no popcount instruction).
+const FILES_IN: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        table[mask] = (mask as u32).count_ones() as u8;
+        mask += 1;
+    }
+    table
+};
 
 /// The fewest captures of `color`'s pawns when the pawns on the board and the promoted units of
 /// `demands` are given distinct start files; `None` if no assignment exists.
@@ -151,13 +245,17 @@ pub(crate) fn min_captures(
     if list.len() + demands.len() > 8 {
         return None;
     }
-    // Cost of each demand from each start file.
+    // Cost of each demand from each start file; the walk from each start is shared by all demands.
+    let by_start = if demands.is_empty() {
+        [[NONE; 8]; 8]
+    } else {
+        walks(color, statics.fixed, &CutSteps::new(color, &statics.timed))
+    };
     let table: Vec<[u32; 8]> = demands
         .iter()
         .map(|d| {
             let mut row = [NONE; 8];
-            for (start, slot) in row.iter_mut().enumerate() {
-                let costs = promotion_costs(color, start as u32, statics.fixed, &statics.timed);
+            for (costs, slot) in by_start.iter().zip(row.iter_mut()) {
                 *slot = d
                     .squares
                     .into_iter()
@@ -173,7 +271,7 @@ pub(crate) fn min_captures(
     dp[0] = 0;
     for mask in 0..256usize {
         let so_far = dp[mask];
-        let k = mask.count_ones() as usize;
+        let k = usize::from(FILES_IN[mask]);
         if so_far == NONE || k >= items {
             continue;
         }
@@ -199,7 +297,7 @@ pub(crate) fn min_captures(
     }
     dp.iter()
         .enumerate()
-        .filter(|(m, _)| m.count_ones() as usize == items)
+        .filter(|&(m, _)| usize::from(FILES_IN[m]) == items)
         .map(|(_, &c)| c)
         .min()
         .filter(|&c| c != NONE)
