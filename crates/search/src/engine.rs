@@ -289,10 +289,15 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
 /// The retractions of `pos` in the order an existence search tries them: quiet ones first, since
 /// a history is found soonest along lines that add no units (uncaptured units must fit the missing
 /// material and often fall to the analysis). Only the order changes, never the set.
+///
+/// A stable partition rather than a sort: this runs at every node of an existence search, where a
+/// comparison sort showed up as a fifth of the profile.
 fn existence_order(pos: &RetroPosition) -> Vec<Retraction> {
-    let mut retractions = pos.retractions();
-    retractions.sort_by_key(|r| r.uncaptured().is_some());
-    retractions
+    let all = pos.retractions();
+    let mut ordered = Vec::with_capacity(all.len());
+    ordered.extend(all.iter().filter(|r| r.uncaptured().is_none()));
+    ordered.extend(all.iter().filter(|r| r.uncaptured().is_some()));
+    ordered
 }
 
 /// Whether the initial array may be `plies` retractions away: each side must have enough moves
