@@ -201,6 +201,58 @@ fn real_histories_from_random_games_are_never_lost() {
     );
 }
 
+/// Uncaptures multiply the answers (each choice of captured unit is a separate solution in the
+/// notation), but they must not multiply the work beyond that: a choice is expanded only where it is
+/// part of a listed solution, or in an existence search after every quiet retraction failed. So
+/// the nodes per solution stay about the same whether uncaptures are allowed or not.
+#[test]
+fn uncapture_choices_cost_no_more_than_the_solutions_they_make() {
+    let games = if cfg!(debug_assertions) { 1 } else { 3 };
+    let positions: Vec<RetroPosition> = (0..games)
+        .flat_map(|seed| {
+            let game = random_game(seed, 120);
+            let step = (game.positions.len() / 4).max(1);
+            game.positions
+                .iter()
+                .skip(step)
+                .step_by(step)
+                .map(retro_position)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let pruner = LegalPruner::new();
+    let totals = |uncaptures: bool| {
+        let (mut nodes, mut solutions) = (0u64, 0usize);
+        for p in &positions {
+            let found = solve(
+                p,
+                SolveParams {
+                    depth: 2,
+                    no_uncapture: [!uncaptures; 2],
+                    ..SolveParams::default()
+                },
+                &pruner,
+            );
+            assert!(found.complete);
+            nodes += found.nodes;
+            solutions += found.lines.len();
+        }
+        (nodes as f64, solutions as f64)
+    };
+    let (quiet_nodes, quiet_solutions) = totals(false);
+    let (nodes, solutions) = totals(true);
+    assert!(
+        solutions >= 5.0 * quiet_solutions,
+        "the positions must have uncaptures to choose: {solutions} vs {quiet_solutions} solutions"
+    );
+    let per_solution = nodes / solutions;
+    let quiet_per_solution = quiet_nodes / quiet_solutions;
+    assert!(
+        per_solution <= 1.25 * quiet_per_solution,
+        "{per_solution:.2} nodes per solution with uncaptures, {quiet_per_solution:.2} without"
+    );
+}
+
 #[test]
 fn cancellation_stops_a_long_search_promptly() {
     let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
