@@ -112,6 +112,12 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return None;
         }
         let child = pos.retract(r);
+        // In a proof game the distance bound is far cheaper than the analysis: ask it first.
+        if let Some(total) = self.params.facts.plies_since_start {
+            if total < index || !start_in_reach(&child, total - index) {
+                return None;
+            }
+        }
         (!self.pruner.is_illegal(&child)).then_some(child)
     }
 

@@ -28,9 +28,9 @@ fn chass_facts(fen: &str, pos: &RetroPosition, depth: u32) -> GameFacts {
     }
 }
 
-/// Proof games too long for the search's proof-game bound within the budget: they may stop
-/// incomplete, but must never give a wrong complete answer.
-const TOO_LONG_FOR_NOW: [&str; 1] = ["chass-23"];
+/// Proof games that need a larger node budget than the rest (chass-23, eleven plies with four
+/// captures: about 8.3 million nodes, a few seconds in a release build).
+const LONG: [&str; 1] = ["chass-23"];
 
 #[test]
 fn chass_problems_have_the_expected_number_of_solutions() {
@@ -43,10 +43,17 @@ fn chass_problems_have_the_expected_number_of_solutions() {
         let depth = problem["depth"].as_u64().expect("depth") as u32;
         let extra = problem["extra_depth"].as_u64().expect("extra") as u32;
         let expected = problem["expected_solutions"].as_u64().expect("count") as usize;
+        if cfg!(debug_assertions) && LONG.contains(&id) {
+            // Millions of nodes with the generator's self-checks on: release builds only.
+            continue;
+        }
         let pos = RetroPosition::parse(fen, None).expect("the FEN sets up");
         let facts = chass_facts(fen, &pos, depth);
-        let hard = TOO_LONG_FOR_NOW.contains(&id);
-        let max_nodes = Some(if hard { 200_000 } else { 2_000_000 });
+        let max_nodes = Some(if LONG.contains(&id) {
+            20_000_000
+        } else {
+            2_000_000
+        });
         let params = SolveParams {
             depth,
             extra,
@@ -56,9 +63,7 @@ fn chass_problems_have_the_expected_number_of_solutions() {
         };
         let found = solve(&pos, params, &LegalPruner::new());
         if !found.complete {
-            if !hard {
-                wrong.push(format!("{id}: incomplete after {} nodes", found.nodes));
-            }
+            wrong.push(format!("{id}: incomplete after {} nodes", found.nodes));
         } else if found.lines.len() != expected {
             wrong.push(format!(
                 "{id}: {} solutions, expected {expected}",
