@@ -25,6 +25,11 @@
 //!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
+//!
+//! Cages ([`ReasonCode::Cage`]) are not part of [`analyze`], which the search calls at every node:
+//! [`analyze_with_cages`] adds the user's verified cages, and [`analyze_thoroughly`], for checking
+//! one position, also tries the position's small clusters of touching units as cages within a node
+//! budget ([`find_cage`]).
 
 pub mod cage;
 mod checks;
@@ -41,7 +46,9 @@ use std::cell::RefCell;
 use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
-pub use cage::{analyze_with_cages, Cage, CageError, CageStore, Verification};
+pub use cage::{
+    analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
+};
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 
 /// The largest pen (in squares) whose units are reported in [`Analysis::caged`].

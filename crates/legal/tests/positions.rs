@@ -1,9 +1,11 @@
-//! The positions of `positions/*.toml`: every legal one has no contradiction, every illegal one with
-//! a `reason` is proven illegal with that code, and those marked unproven are still unproven.
+//! The positions of `positions/*.toml`: every legal one has no contradiction (not even with the
+//! automatic cage attempt), every illegal one with a `reason` is proven illegal with that code (by
+//! the plain analysis, or by the automatic cage attempt alone when marked `needs = "auto-cage"`),
+//! and those marked unproven are still unproven by both.
 
 use std::collections::HashSet;
 
-use retrace_legal::{analyze, ReasonCode, Verdict};
+use retrace_legal::{analyze, analyze_thoroughly, CageStore, ReasonCode, Verdict};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;
 use shakmaty::Color;
@@ -19,6 +21,7 @@ struct Entry {
     stipulation: String,
     reason: Option<String>,
     status: Option<String>,
+    needs: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -72,7 +75,7 @@ fn positions_files_are_well_formed() {
 fn legal_positions_have_no_contradiction() {
     let entries = load("legal.toml");
     for e in &entries {
-        let a = analyze(&setup(e));
+        let a = analyze_thoroughly(&setup(e), &CageStore::new());
         assert_eq!(
             a.verdict(),
             Verdict::NoContradiction,
@@ -88,12 +91,29 @@ fn legal_positions_have_no_contradiction() {
 fn illegal_positions_are_proven_with_their_reason() {
     let entries = load("illegal.toml");
     let mut proven = 0;
+    let mut by_auto_cage = 0;
     for e in &entries {
-        let a = analyze(&setup(e));
+        let pos = setup(e);
+        let a = analyze(&pos);
         match (&e.reason, e.status.as_deref()) {
             (Some(code), None) => {
                 let code = ReasonCode::from_code(code)
                     .unwrap_or_else(|| panic!("{}: unknown code {code}", e.id));
+                let a = match e.needs.as_deref() {
+                    None => a,
+                    Some("auto-cage") => {
+                        assert_eq!(
+                            a.verdict(),
+                            Verdict::NoContradiction,
+                            "{} is proven by the plain analysis now ({:?}): drop `needs`",
+                            e.id,
+                            a.reasons
+                        );
+                        by_auto_cage += 1;
+                        analyze_thoroughly(&pos, &CageStore::new())
+                    }
+                    Some(other) => panic!("{}: unknown needs {other}", e.id),
+                };
                 assert!(
                     a.has(code),
                     "{} ({}) should be illegal with {code}, got {:?}",
@@ -103,19 +123,28 @@ fn illegal_positions_are_proven_with_their_reason() {
                 );
                 proven += 1;
             }
-            (None, Some("unproven")) => assert_eq!(
-                a.verdict(),
-                Verdict::NoContradiction,
-                "{} is proven now ({:?}): put the code in `reason`",
-                e.id,
-                a.reasons
-            ),
+            (None, Some("unproven")) => {
+                assert!(e.needs.is_none(), "{}: `needs` without `reason`", e.id);
+                let a = analyze_thoroughly(&pos, &CageStore::new());
+                assert_eq!(
+                    a.verdict(),
+                    Verdict::NoContradiction,
+                    "{} is proven now ({:?}): put the code in `reason`",
+                    e.id,
+                    a.reasons
+                );
+            }
             _ => panic!(
                 "{}: an illegal position needs either `reason` or `status = \"unproven\"`",
                 e.id
             ),
         }
     }
-    eprintln!("{proven} of {} illegal positions proven", entries.len());
+    eprintln!(
+        "{proven} of {} illegal positions proven, {by_auto_cage} of them by the automatic cage \
+         attempt",
+        entries.len()
+    );
     assert!(proven >= 30);
+    assert!(by_auto_cage >= 2);
 }

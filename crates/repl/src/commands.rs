@@ -266,9 +266,10 @@ pub fn side_name(color: Color) -> &'static str {
     }
 }
 
-/// `check`: the static analysis, its reasons and its deductions.
+/// `check`: the static analysis (with the user's cages and, failing a contradiction, the automatic
+/// cage attempt), its reasons and its deductions.
 fn check(pos: &RetroPosition, cages: &CageStore) -> Result<Answer, CliError> {
-    let analysis = retrace_legal::analyze_with_cages(pos, cages);
+    let analysis = retrace_legal::analyze_thoroughly(pos, cages);
     let illegal = !analysis.reasons.is_empty();
     let reasons: Vec<Value> = analysis
         .reasons

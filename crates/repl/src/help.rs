@@ -21,7 +21,7 @@ pub const COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "start", usage: "start", what: "Go back to the position set up (redo walks the line again)." },
     CommandHelp { name: "back", usage: "back", what: "Right after a retraction into an illegal position: take it back. Any other command goes on, with the line marked ILLEGAL." },
     CommandHelp { name: "history", usage: "history", what: "The retractions taken, last move first, and the same line as a forward game in PGN." },
-    CommandHelp { name: "check", usage: "check", what: "The static legality analysis: the reasons a position is illegal, and the captures and promotions it needs." },
+    CommandHelp { name: "check", usage: "check", what: "The static legality analysis: the reasons a position is illegal, and the captures and promotions it needs. When it finds no contradiction, small clusters of touching units are tried as cages automatically (within a node budget; only a verified cage counts)." },
     CommandHelp { name: "solve", usage: "solve N [extra E] [max M] [no-uncapture white|black|both]", what: "Find every sequence of the last N moves after which E more retractions exist (E is 3 unless given). Ctrl-C stops it and keeps what it found." },
     CommandHelp { name: "solutions", usage: "solutions", what: "List the solutions of the last solve again." },
     CommandHelp { name: "step", usage: "step <K>", what: "Walk into solution K of the last solve; undo and redo then walk along it." },

@@ -9,7 +9,7 @@ use std::{
     sync::{atomic::AtomicBool, Arc},
 };
 
-use retrace_legal::{analyze_with_cages, Cage, CageStore, Reason};
+use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
     line_notation, solve, to_pgn, LegalPruner, Progress, SolveParams, DEFAULT_EXTRA,
 };
@@ -179,7 +179,8 @@ impl Session {
     }
 
     fn set_up(&mut self, pos: RetroPosition) -> String {
-        let illegal = !analyze_with_cages(&pos, &self.cages).reasons.is_empty();
+        // One position set up by hand: worth the automatic cage attempt too.
+        let illegal = !analyze_thoroughly(&pos, &self.cages).reasons.is_empty();
         self.line = vec![Step {
             pos,
             via: None,
@@ -402,7 +403,7 @@ impl Session {
 
     fn check(&self) -> String {
         let pos = self.position();
-        let analysis = analyze_with_cages(pos, &self.cages);
+        let analysis = analyze_thoroughly(pos, &self.cages);
         let mut text = if analysis.reasons.is_empty() {
             "no contradiction found".to_owned()
         } else {

@@ -212,6 +212,41 @@ fn check_json_has_the_contract_fields() {
 }
 
 #[test]
+fn check_finds_a_cage_without_a_claim() {
+    // Hwa's rook walled in on g2 (sherlock-L44): no rule of the plain analysis applies, the
+    // automatic cage attempt proves it.
+    let hwa = "4k3/8/8/8/8/6P1/4PPrP/7K w - -";
+    let out = retrace(&["check", hwa, "--json"], "");
+    assert!(out.status.success());
+    let doc = json(&out);
+    assert_eq!(doc["verdict"], "illegal");
+    let reasons = doc["reasons"].as_array().expect("reasons");
+    assert_eq!(reasons.len(), 1, "{doc}");
+    assert_eq!(reasons[0]["code"], "cage");
+    assert!(
+        reasons[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("found automatically")),
+        "{doc}"
+    );
+    assert_eq!(
+        reasons[0]["squares"],
+        serde_json::json!(["h1", "e2", "f2", "g2", "h2", "g3"])
+    );
+    let text = String::from_utf8_lossy(&retrace(&["check", hwa], "").stdout).into_owned();
+    assert!(
+        text.starts_with("illegal\n  cage: the units on h1"),
+        "{text}"
+    );
+    // The look-alike with the rook on f2 is no cage: nothing found.
+    let doc = json(&retrace(
+        &["check", "4k3/8/8/8/8/5P2/4PrPP/7K w - -", "--json"],
+        "",
+    ));
+    assert_eq!(doc["verdict"], "no_contradiction", "{doc}");
+}
+
+#[test]
 fn check_batch_mode_keeps_order() {
     let input = "4k3/8/8/8/8/8/8/4R1K1 w - -\nnonsense\n8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\n";
     let out = retrace(&["check", "-", "--json"], input);

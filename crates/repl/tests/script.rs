@@ -138,6 +138,21 @@ fn check_explains_an_illegal_position_and_counts_captures() {
 }
 
 #[test]
+fn check_and_set_up_find_a_cage_without_a_claim() {
+    let out = run_script(&[], "fen 4k3/8/8/8/8/6P1/4PPrP/7K w - -\ncheck\n");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.contains("The analysis proves this position illegal (type check for why)."),
+        "{text}"
+    );
+    assert!(
+        text.contains("illegal:\n  cage: the units on h1, e2, f2, g2, h2 and g3 form a cage, found automatically"),
+        "{text}"
+    );
+}
+
+#[test]
 fn retracting_into_an_illegal_position_offers_to_go_back() {
     // After Kb2-a1?? White's king would stand next to Black's: the generator refuses that; instead
     // use a retraction into a retro-stalemate found by the analysis.

@@ -18,13 +18,19 @@
 //! which has no side to move. If a king of the cage stands in an unblockable check, the checking
 //! unit must retract first (its side made the last move); two kings in such checks, or one king in
 //! two, make the cage illegal outright.
+//!
+//! [`find_cage`] makes the claims itself: it tries the small clusters of touching units of a
+//! position as cages within a node budget, for checking one position without any user claim
+//! ([`analyze_thoroughly`]).
 
+mod auto;
 mod format;
 mod search;
 mod store;
 #[cfg(test)]
 mod tests;
 
+pub use auto::{analyze_thoroughly, clusters, find_cage, AutoLimits, CageSearch, FoundCage};
 pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
 pub use search::{verify, verify_with, Failure, Verification, VerifyOptions};
 pub use store::{analyze_with_cages, CageStore};

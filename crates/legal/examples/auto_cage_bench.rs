@@ -1,0 +1,121 @@
+//! Times the automatic cage attempt ([`find_cage`] with the default limits) on every position of
+//! `positions/*.toml` and on the positions of random legal games, and prints the median, 99th
+//! percentile and maximum time and nodes, the clusters tried, and the positions proven illegal.
+//! The attempt runs on every position, whatever the plain analysis says, so the figures are its
+//! own worst case; on random games any cage found would be a soundness bug. Positions that take
+//! more than a few thousand nodes are listed.
+//!
+//! Run: `cargo run --release -p retrace-legal --example auto_cage_bench [GAMES]`
+
+use std::time::Instant;
+
+use retrace_legal::cage::{find_cage, AutoLimits, CageStore};
+use retrace_testkit::{random_game, retro_position};
+use retrace_unmove::RetroPosition;
+use shakmaty::Color;
+
+/// Times (microseconds), nodes and clusters tried, per position.
+#[derive(Default)]
+struct Figures {
+    micros: Vec<f64>,
+    nodes: Vec<u64>,
+    tried: Vec<usize>,
+    found: Vec<String>,
+    slow: Vec<String>,
+}
+
+/// Positions whose attempt expands more nodes than this are listed.
+const SLOW_NODES: u64 = 2_000;
+
+impl Figures {
+    fn run(&mut self, label: &str, pos: &RetroPosition) {
+        // A fresh store each time: no cached result or proof helps.
+        let store = CageStore::new();
+        let start = Instant::now();
+        let search = find_cage(std::hint::black_box(pos), &AutoLimits::default(), &store);
+        self.micros.push(start.elapsed().as_secs_f64() * 1e6);
+        self.nodes.push(search.nodes);
+        self.tried.push(search.tried);
+        if search.nodes > SLOW_NODES {
+            self.slow
+                .push(format!("{label} {} ({} nodes)", pos.fen(), search.nodes));
+        }
+        if search.found.is_some() {
+            self.found.push(label.to_owned());
+        }
+    }
+
+    fn print(&mut self, what: &str) {
+        self.micros.sort_by(f64::total_cmp);
+        self.nodes.sort_unstable();
+        self.tried.sort_unstable();
+        let at = |n: usize, q: f64| ((n as f64 - 1.0) * q).round() as usize;
+        let n = self.micros.len();
+        if n == 0 {
+            return;
+        }
+        println!(
+            "{what}: {n} positions; time us median {:.1} p99 {:.1} max {:.1}; nodes median {} \
+             p99 {} max {}; clusters tried max {}; proven illegal {}",
+            self.micros[at(n, 0.5)],
+            self.micros[at(n, 0.99)],
+            self.micros[n - 1],
+            self.nodes[at(n, 0.5)],
+            self.nodes[at(n, 0.99)],
+            self.nodes[n - 1],
+            self.tried[n - 1],
+            self.found.len()
+        );
+        if !self.found.is_empty() {
+            println!("  proven: {}", self.found.join(" "));
+        }
+        for slow in &self.slow {
+            println!("  over {SLOW_NODES} nodes: {slow}");
+        }
+    }
+}
+
+fn parse(fen: &str, retract: Option<&str>) -> Option<RetroPosition> {
+    let retract = match retract {
+        Some("w") => Some(Color::White),
+        Some("b") => Some(Color::Black),
+        _ => None,
+    };
+    RetroPosition::parse(fen, retract).ok()
+}
+
+fn main() {
+    let games: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000);
+    for file in ["illegal", "legal", "problems", "cages"] {
+        let path = format!("{}/../../positions/{file}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let value: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mut figures = Figures::default();
+        for tables in value.values().filter_map(toml::Value::as_array) {
+            for table in tables {
+                let (Some(fen), Some(id)) = (
+                    table.get("fen").and_then(toml::Value::as_str),
+                    table.get("id").and_then(toml::Value::as_str),
+                ) else {
+                    continue;
+                };
+                let retract = table.get("retract").and_then(toml::Value::as_str);
+                if let Some(pos) = parse(fen, retract) {
+                    figures.run(id, &pos);
+                }
+            }
+        }
+        figures.print(&format!("positions/{file}.toml"));
+    }
+    let mut figures = Figures::default();
+    for seed in 0..games {
+        let game = random_game(seed, 300);
+        for (ply, chess) in game.positions.iter().enumerate().skip(1) {
+            figures.run(&format!("game {seed} ply {ply}"), &retro_position(chess));
+        }
+    }
+    figures.print(&format!("random games ({games})"));
+}

@@ -1,0 +1,236 @@
+//! Cages found without a claim: [`find_cage`] splits a position into clusters of units and tries
+//! each small one as a cage, within a node budget.
+//!
+//! # Clusters
+//! A cluster is a connected component of the occupied squares, two squares being connected when
+//! they are a king's move apart. This is the grouping the verifier's default zone (the units and
+//! every square a king's move from one) suggests: the zone of a cluster holds no unit of any other
+//! cluster, so the cluster is exactly the set of units the verification of its zone would see.
+//! Cages live in such knots of touching units (a walled-in unit touches its walls, a king shut in
+//! touches its jailers); a cage that is only part of a larger cluster is tried as the whole
+//! cluster, which is also a cage (every extension of the cluster extends the cage) but may take
+//! more nodes to verify, or more units than the cap.
+//!
+//! # Soundness
+//! Only a verified cluster is reported: [`super::verify_with`] proves that no game has a position
+//! containing the cluster's units, so the position, which contains them, is illegal. A cluster
+//! whose verification escapes, reaches the depth limit or runs out of nodes proves nothing and is
+//! forgotten. The claim made for a cluster uses only facts of the position: its units that the
+//! position marks as never moved (castling rights, user marks) stay frozen, and each side's
+//! captures are bounded by the units the opponent is missing, which is exactly the number of
+//! captures that side made.
+//!
+//! # Cost
+//! [`AutoLimits`] caps the units of a cluster tried and the nodes spent on one cluster and on all
+//! of them, so the attempt has a fixed worst case. It is meant for checking one position (the
+//! command line, the REPL), never for the search's pruner, which analyses every node.
+
+use retrace_unmove::RetroPosition;
+use shakmaty::{attacks, Bitboard, Board, ByColor, Color};
+
+use super::format::{default_zone, Cage, DEFAULT_DEPTH, INITIAL};
+use super::search::{verify_with, VerifyOptions};
+use super::store::CageStore;
+use crate::{
+    checks::color_name,
+    types::{squares_text, Reason, ReasonCode},
+    Analysis,
+};
+
+/// Limits of [`find_cage`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AutoLimits {
+    /// The most units a cluster may have to be tried (larger clusters are skipped).
+    pub max_units: usize,
+    /// Nodes one cluster's verification may expand.
+    pub cluster_nodes: u64,
+    /// Nodes all verifications together may expand.
+    pub total_nodes: u64,
+}
+
+impl Default for AutoLimits {
+    /// At most 12 units a cluster (Darvall's cage has 12), 5,000 nodes a cluster and 20,000 in
+    /// all. The published cages verify in at most a few hundred nodes as clusters. A node costs
+    /// 2 to 12 microseconds (the most when a search runs out of budget), so the attempt takes a
+    /// quarter of a second at worst, and under a millisecond on most positions.
+    fn default() -> Self {
+        AutoLimits {
+            max_units: 12,
+            cluster_nodes: 5_000,
+            total_nodes: 20_000,
+        }
+    }
+}
+
+/// A cluster of a position proven to be a cage by [`find_cage`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundCage {
+    /// The claim that was verified: the cluster's units with their facts (frozen units, capture
+    /// bounds).
+    pub cage: Cage,
+    /// Nodes its verification expanded.
+    pub nodes: u64,
+}
+
+impl FoundCage {
+    /// The [`ReasonCode::Cage`] reason for a position containing this cage.
+    #[must_use]
+    pub fn reason(&self) -> Reason {
+        let squares = self.cage.board.occupied();
+        let mut message = format!(
+            "the units on {} form a cage, found automatically (verified in {} node{}): no game \
+             can have released them, whatever else stands on the board",
+            squares_text(squares),
+            self.nodes,
+            if self.nodes == 1 { "" } else { "s" }
+        );
+        let bounds: Vec<String> = Color::ALL
+            .into_iter()
+            .filter_map(|c| {
+                self.cage
+                    .captures
+                    .get(c)
+                    .map(|n| format!("{n} by {}", color_name(c)))
+            })
+            .collect();
+        if !bounds.is_empty() {
+            message.push_str(&format!(
+                ", with no more captures than the missing units allow ({})",
+                bounds.join(", ")
+            ));
+        }
+        if self.cage.frozen.any() {
+            message.push_str(&format!(
+                ", given that the units on {} never moved",
+                squares_text(self.cage.frozen)
+            ));
+        }
+        Reason::new(ReasonCode::Cage, message, squares)
+    }
+}
+
+/// What [`find_cage`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CageSearch {
+    /// The first cluster verified as a cage, if any.
+    pub found: Option<FoundCage>,
+    /// Clusters whose verification was started.
+    pub tried: usize,
+    /// Nodes expanded by all verifications.
+    pub nodes: u64,
+}
+
+/// The clusters of `board`: the connected components of its occupied squares under king moves,
+/// smallest first (then by lowest square).
+#[must_use]
+pub fn clusters(board: &Board) -> Vec<Bitboard> {
+    let mut left = board.occupied();
+    let mut out = Vec::new();
+    while let Some(start) = left.first() {
+        let mut cluster = Bitboard::from_square(start);
+        let mut frontier = cluster;
+        while frontier.any() {
+            let around = frontier
+                .into_iter()
+                .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::king_attacks(sq));
+            frontier = around & left & !cluster;
+            cluster |= frontier;
+        }
+        left &= !cluster;
+        out.push(cluster);
+    }
+    out.sort_by_key(|c| (c.count(), c.first()));
+    out
+}
+
+/// The claim for `cluster` of `pos`: its units, their frozen marks, and capture bounds from the
+/// units each side is missing. `None` if the claim is malformed (a verifier would refuse it).
+fn claim(pos: &RetroPosition, cluster: Bitboard) -> Option<Cage> {
+    let whole = pos.board();
+    let mut board = Board::empty();
+    for sq in cluster {
+        board.set_piece_at(sq, whole.piece_at(sq)?);
+    }
+    // A frozen mark on a unit away from its home square makes the position illegal anyway; the
+    // claim keeps only the marks a cage accepts.
+    let frozen = (pos.frozen() & cluster)
+        .into_iter()
+        .filter(|&sq| INITIAL.piece_at(sq) == board.piece_at(sq))
+        .collect();
+    // Every capture removes one unit of the opponent, and nothing adds any: a side made exactly
+    // as many captures as the opponent is missing units.
+    let captures = ByColor::new_with(|c: Color| {
+        let missing = 16usize.saturating_sub(whole.by_color(c.other()).count());
+        u8::try_from(missing).ok().filter(|&n| n <= 15)
+    });
+    let cage = Cage {
+        zone: default_zone(&board),
+        board,
+        frozen,
+        depth: DEFAULT_DEPTH,
+        captures,
+    };
+    cage.validate().ok().map(|()| cage)
+}
+
+/// Tries the clusters of `pos` (see the module documentation) as cages, smallest first, within
+/// `limits`, closing branches on the cages of `store` too; stops at the first one verified.
+///
+/// Sound: a cage is reported only when verified, so `found` proves `pos` illegal. Incomplete by
+/// design: clusters over the cap, cages that are a strict part of a cluster too large to verify
+/// in the budget, and illegality that is not a cage are all missed.
+#[must_use]
+pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) -> CageSearch {
+    let mut search = CageSearch {
+        found: None,
+        tried: 0,
+        nodes: 0,
+    };
+    for cluster in clusters(pos.board()) {
+        let units = cluster.count();
+        // A lone unit always gets away (it steps out of its zone, or a pawn steps home).
+        if units < 2 || units > limits.max_units {
+            continue;
+        }
+        let budget = limits
+            .cluster_nodes
+            .min(limits.total_nodes.saturating_sub(search.nodes));
+        if budget == 0 {
+            break;
+        }
+        let Some(cage) = claim(pos, cluster) else {
+            continue;
+        };
+        let options = VerifyOptions {
+            max_nodes: budget,
+            hwa_only: false,
+        };
+        let v = verify_with(&cage, store, &options);
+        search.tried += 1;
+        search.nodes += v.nodes;
+        if v.verified {
+            search.found = Some(FoundCage {
+                cage,
+                nodes: v.nodes,
+            });
+            break;
+        }
+    }
+    search
+}
+
+/// The analysis for checking one position: [`crate::analyze_with_cages`] and, when that finds no
+/// contradiction, [`find_cage`] with the default [`AutoLimits`].
+///
+/// Slower than [`crate::analyze`] by up to the cage budget, so meant for a position a user asks
+/// about, not for every node of a search.
+#[must_use]
+pub fn analyze_thoroughly(pos: &RetroPosition, store: &CageStore) -> Analysis {
+    let mut analysis = super::analyze_with_cages(pos, store);
+    if analysis.reasons.is_empty() {
+        if let Some(found) = find_cage(pos, &AutoLimits::default(), store).found {
+            analysis.reasons.push(found.reason());
+        }
+    }
+    analysis
+}

@@ -1,0 +1,272 @@
+//! The automatic cage attempt ([`find_cage`], [`analyze_thoroughly`]): it proves Hwa's cage
+//! examples without any claim, misses look-alikes, clusters over the cap and searches over the
+//! budget, takes its facts (frozen units, capture bounds) from the position only, and never calls
+//! a position of a random legal game, or of `positions/legal.toml`, illegal.
+//!
+//! Run with `--release`: the soundness test then checks 200,000 random-game positions (a debug
+//! build 4,000).
+
+use retrace_legal::cage::{clusters, find_cage, AutoLimits, CageStore};
+use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
+use retrace_testkit::{random_game, retro_position};
+use retrace_unmove::RetroPosition;
+use serde::Deserialize;
+use shakmaty::{Bitboard, Square};
+
+/// Random-game positions the soundness test runs the attempt on.
+const POSITIONS: usize = if cfg!(debug_assertions) {
+    4_000
+} else {
+    200_000
+};
+
+fn pos(fen: &str) -> RetroPosition {
+    RetroPosition::parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn squares(list: &[Square]) -> Bitboard {
+    list.iter().copied().collect()
+}
+
+/// Hwa's rook example (sherlock-L44).
+const HWA_ROOK: &str = "4k3/8/8/8/8/6P1/4PPrP/7K w - -";
+
+/// Darvall's cage (sherlock-L46): one cluster of twelve units.
+const DARVALL: &str = "Knrk4/BpppRp2/1p2p3/8/8/8/8/8 w - -";
+
+#[test]
+fn clusters_are_king_move_components_smallest_first() {
+    let found = clusters(pos(HWA_ROOK).board());
+    assert_eq!(
+        found,
+        vec![
+            squares(&[Square::E8]),
+            squares(&[
+                Square::H1,
+                Square::E2,
+                Square::F2,
+                Square::G2,
+                Square::H2,
+                Square::G3
+            ]),
+        ]
+    );
+    assert_eq!(clusters(pos(DARVALL).board()).len(), 1);
+    let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(clusters(start.board()).len(), 2);
+}
+
+#[test]
+fn hwa_rook_is_found_without_a_claim() {
+    let p = pos(HWA_ROOK);
+    assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
+    let search = find_cage(&p, &AutoLimits::default(), &CageStore::new());
+    let found = search.found.expect("the rook cage is found");
+    assert_eq!(
+        found.cage.board.occupied(),
+        squares(&[
+            Square::H1,
+            Square::E2,
+            Square::F2,
+            Square::G2,
+            Square::H2,
+            Square::G3
+        ])
+    );
+    // The lone king on e8 is not tried: one cluster, a few nodes.
+    assert_eq!(search.tried, 1);
+    assert!(search.nodes <= 10, "{} nodes", search.nodes);
+    let a = analyze_thoroughly(&p, &CageStore::new());
+    assert_eq!(a.verdict(), Verdict::Illegal);
+    assert_eq!(a.reasons.len(), 1);
+    let reason = &a.reasons[0];
+    assert_eq!(reason.code, ReasonCode::Cage);
+    assert!(reason.message.contains("found automatically"), "{reason}");
+    assert!(
+        reason.message.contains("h1, e2, f2, g2, h2 and g3"),
+        "{reason}"
+    );
+    assert_eq!(
+        reason.squares.iter().copied().collect::<Bitboard>(),
+        found.cage.board.occupied()
+    );
+}
+
+#[test]
+fn darvall_is_found_and_the_cap_and_budget_hold() {
+    let p = pos(DARVALL);
+    assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
+    let store = CageStore::new();
+    let found = find_cage(&p, &AutoLimits::default(), &store);
+    assert!(found.found.is_some());
+    // One unit over the cap: not tried at all.
+    let capped = AutoLimits {
+        max_units: 11,
+        ..AutoLimits::default()
+    };
+    let search = find_cage(&p, &capped, &CageStore::new());
+    assert_eq!((search.found, search.tried, search.nodes), (None, 0, 0));
+    // A budget below the 18 nodes the proof takes: tried, not trusted.
+    for limits in [
+        AutoLimits {
+            cluster_nodes: 5,
+            ..AutoLimits::default()
+        },
+        AutoLimits {
+            total_nodes: 5,
+            ..AutoLimits::default()
+        },
+    ] {
+        let search = find_cage(&p, &limits, &CageStore::new());
+        assert!(search.found.is_none());
+        assert_eq!(search.tried, 1);
+        assert!(search.nodes <= 5);
+    }
+}
+
+#[test]
+fn a_cage_inside_a_cluster_over_the_cap_is_missed() {
+    // Hwa's rook cage with the rest of White's first two ranks: one cluster of fourteen units.
+    let p = pos("4k3/8/8/8/8/6P1/PPPPPPrP/1NBQ1B1K w - -");
+    assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
+    let search = find_cage(&p, &AutoLimits::default(), &CageStore::new());
+    assert_eq!((search.found.is_none(), search.tried), (true, 0));
+    assert_eq!(
+        analyze_thoroughly(&p, &CageStore::new()).verdict(),
+        Verdict::NoContradiction
+    );
+    // The cluster is a cage all the same: a higher cap proves it.
+    let wide = AutoLimits {
+        max_units: 16,
+        ..AutoLimits::default()
+    };
+    assert!(find_cage(&p, &wide, &CageStore::new()).found.is_some());
+}
+
+#[test]
+fn look_alikes_are_not_cages() {
+    for fen in [
+        // The rook on f2 came from f1 (a unit on g1 blocks the check): lookalike-rook-f2.
+        "4k3/8/8/8/8/5P2/4PrPP/7K w - -",
+        // Darvall's position after a7xb8=B: sherlock-L47-after-ba7xnb8 escapes.
+        "KBrk4/1pppRp2/1p2p3/8/8/8/8/8 b - -",
+        // Hwa's rook cage without the pawn on g3: the rook came from g3.
+        "4k3/8/8/8/8/8/4PPrP/7K w - -",
+    ] {
+        let p = pos(fen);
+        let search = find_cage(&p, &AutoLimits::default(), &CageStore::new());
+        assert!(search.found.is_none(), "{fen}: {search:?}");
+        assert!(search.tried >= 1, "{fen}");
+        assert_eq!(
+            analyze_thoroughly(&p, &CageStore::new()).verdict(),
+            Verdict::NoContradiction,
+            "{fen}"
+        );
+    }
+}
+
+#[test]
+fn capture_bounds_come_from_the_missing_units() {
+    // The black bishop on a1 behind a3 and b2 (c-capture-bound in cages.toml) is a cage only if
+    // Black made no capture: with all sixteen White units it is found (the plain analysis proves
+    // this position too, by another rule).
+    let all = pos("r3k3/8/8/8/2PR4/P2PBN2/1P2PPPP/b2QKBNR w K - 0 1");
+    let found = find_cage(&all, &AutoLimits::default(), &CageStore::new())
+        .found
+        .expect("found with Black's captures bounded by 0");
+    assert_eq!(
+        found.cage.board.occupied(),
+        squares(&[Square::A1, Square::B2, Square::A3])
+    );
+    assert_eq!(*found.cage.captures.get(shakmaty::Color::Black), Some(0));
+    // One White unit fewer: Black may have captured it with b3xa2, and the bishop escapes.
+    let fewer = pos("r3k3/8/8/8/2PR4/P2PB3/1P2PPPP/b2QKBNR w K - 0 1");
+    assert!(find_cage(&fewer, &AutoLimits::default(), &CageStore::new())
+        .found
+        .is_none());
+    assert_eq!(
+        analyze_thoroughly(&fewer, &CageStore::new()).verdict(),
+        Verdict::NoContradiction
+    );
+}
+
+#[test]
+fn user_cages_still_come_first() {
+    let (store, errors) = CageStore::load("8/8/8/8/8/6P1/5PrP/7K\n");
+    assert!(errors.is_empty(), "{errors:?}");
+    let a = analyze_thoroughly(&pos(HWA_ROOK), &store);
+    assert_eq!(a.reasons.len(), 1);
+    assert!(
+        !a.reasons[0].message.contains("found automatically"),
+        "{}",
+        a.reasons[0]
+    );
+}
+
+#[derive(Deserialize)]
+struct Entry {
+    id: String,
+    fen: String,
+    retract: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct File {
+    position: Vec<Entry>,
+}
+
+#[test]
+fn no_cage_in_legal_positions() {
+    let path = format!("{}/../../positions/legal.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let file: File = toml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut tried = 0;
+    for e in &file.position {
+        let retract = match e.retract.as_deref() {
+            Some("w") => Some(shakmaty::Color::White),
+            Some("b") => Some(shakmaty::Color::Black),
+            _ => None,
+        };
+        let p = RetroPosition::parse(&e.fen, retract).unwrap_or_else(|err| panic!("{err}"));
+        // Whatever the plain analysis says: the attempt alone must find nothing.
+        let search = find_cage(&p, &AutoLimits::default(), &CageStore::new());
+        assert!(search.found.is_none(), "{} ({}): {search:?}", e.id, e.fen);
+        tried += search.tried;
+    }
+    eprintln!(
+        "{} legal positions, {tried} clusters tried, no cage",
+        file.position.len()
+    );
+    assert!(tried >= 20);
+}
+
+#[test]
+fn no_cage_in_random_games() {
+    let mut positions = 0;
+    let mut tried = 0;
+    let mut nodes = 0;
+    let mut seed = 0;
+    // Generous limits, so that the clusters really get searched.
+    let limits = AutoLimits {
+        max_units: 14,
+        ..AutoLimits::default()
+    };
+    while positions < POSITIONS {
+        let game = random_game(seed, 300);
+        for chess in game.positions.iter().skip(1) {
+            let p = retro_position(chess);
+            let search = find_cage(&p, &limits, &CageStore::new());
+            assert!(
+                search.found.is_none(),
+                "game {seed}: {} called a cage: {search:?}",
+                p.fen()
+            );
+            positions += 1;
+            tried += search.tried;
+            nodes += search.nodes;
+        }
+        seed += 1;
+    }
+    eprintln!("{positions} positions of {seed} games: {tried} clusters tried, {nodes} nodes");
+    assert!(tried >= positions / 4, "only {tried} clusters tried");
+}
