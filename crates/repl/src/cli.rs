@@ -23,6 +23,10 @@ pub enum Command {
         /// Load user cages (each re-verified; an unverifiable one is an error).
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
+        /// When the analysis finds no contradiction, also look for a history N plies deep: if
+        /// every line dies earlier, the position is illegal (reason no_history).
+        #[arg(long, value_name = "N")]
+        prove: Option<String>,
     },
     /// Work with user cages.
     #[command(subcommand)]

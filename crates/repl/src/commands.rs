@@ -19,6 +19,7 @@ use crate::{
     cli::{CageCommand, Cli, Command, PositionArgs},
     interactive,
     output::{error_json, CliError},
+    proof::ProofReport,
     script,
 };
 
@@ -52,9 +53,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         None => repl(None, false),
         Some(Command::Repl { script, strict }) => repl(script.as_deref(), strict),
         Some(Command::List(args)) => for_each_position(&args, list),
-        Some(Command::Check { position, cages }) => {
+        Some(Command::Check {
+            position,
+            cages,
+            prove,
+        }) => {
             let store = load_cages(cages.as_deref())?;
-            for_each_position(&position, |pos| check(pos, &store))
+            let prove = prove.as_deref().map(parse_search_depth).transpose()?;
+            for_each_position(&position, |pos| check(pos, &store, prove))
         }
         Some(Command::Cage(CageCommand::Verify {
             fen,
@@ -268,10 +274,9 @@ pub fn side_name(color: Color) -> &'static str {
 
 /// `check`: the static analysis (with the user's cages and, failing a contradiction, the automatic
 /// cage attempt), its reasons and its deductions.
-fn check(pos: &RetroPosition, cages: &CageStore) -> Result<Answer, CliError> {
+fn check(pos: &RetroPosition, cages: &CageStore, prove: Option<u32>) -> Result<Answer, CliError> {
     let analysis = retrace_legal::analyze_thoroughly(pos, cages);
-    let illegal = !analysis.reasons.is_empty();
-    let reasons: Vec<Value> = analysis
+    let mut reasons: Vec<Value> = analysis
         .reasons
         .iter()
         .map(|r| {
@@ -279,6 +284,16 @@ fn check(pos: &RetroPosition, cages: &CageStore) -> Result<Answer, CliError> {
             json!({ "code": r.code.as_str(), "message": r.message, "squares": squares })
         })
         .collect();
+    // Legality by retraction, only where the analysis alone found nothing.
+    let report = prove.filter(|_| reasons.is_empty()).map(|depth| {
+        let pruner = retrace_search::LegalPruner::with_cages(cages);
+        let proof = retrace_search::prove(pos, depth, &pruner, Some(interrupt_flag()));
+        ProofReport::new(pos, depth, &proof)
+    });
+    if let Some(report) = report.as_ref().filter(|r| r.has_history == Some(false)) {
+        reasons.push(json!({ "code": "no_history", "message": report.summary, "squares": [] }));
+    }
+    let illegal = !reasons.is_empty();
     let by_side =
         |f: &dyn Fn(Color) -> u64| json!({ "white": f(Color::White), "black": f(Color::Black) });
     let mut text = if illegal {
@@ -289,26 +304,34 @@ fn check(pos: &RetroPosition, cages: &CageStore) -> Result<Answer, CliError> {
     for r in &analysis.reasons {
         text.push_str(&format!("  {r}\n"));
     }
+    if let Some(report) = &report {
+        for line in report.text().lines() {
+            text.push_str(&format!("  {line}\n"));
+        }
+    }
     for color in Color::ALL {
         let c = analysis.captures.get(color);
         text.push_str(&format!(
-            "{}: at least {} captures ({} by pawns), at least {} promoted units\n",
+            "{}: at least {} capture{} ({} by pawns), at least {} promoted unit{}\n",
             side_name(color),
             c.total,
+            crate::session::plural(c.total as usize),
             c.by_pawns,
-            analysis.promoted.get(color)
+            analysis.promoted.get(color),
+            crate::session::plural(*analysis.promoted.get(color) as usize)
         ));
     }
-    Ok(Answer {
-        json: json!({
+    let mut json = json!({
             "verdict": if illegal { "illegal" } else { "no_contradiction" },
             "reasons": reasons,
             "captures": by_side(&|c| u64::from(analysis.captures.get(c).total)),
             "captures_by_pawns": by_side(&|c| u64::from(analysis.captures.get(c).by_pawns)),
             "promoted": by_side(&|c| u64::from(*analysis.promoted.get(c))),
-        }),
-        text,
-    })
+    });
+    if let Some(report) = &report {
+        json["retraction"] = report.json.clone();
+    }
+    Ok(Answer { json, text })
 }
 
 /// `list`: every legal retraction with the FEN of the position it leads to.

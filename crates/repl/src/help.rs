@@ -23,6 +23,7 @@ pub const COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "history", usage: "history", what: "The retractions taken, last move first, and the same line as a forward game in PGN." },
     CommandHelp { name: "check", usage: "check", what: "The static legality analysis: the reasons a position is illegal, and the captures and promotions it needs. When it finds no contradiction, small clusters of touching units are tried as cages automatically (within a node budget; only a verified cage counts)." },
     CommandHelp { name: "solve", usage: "solve N [extra E] [max M] [no-uncapture white|black|both]", what: "Find every sequence of the last N moves after which E more retractions exist (E is 3 unless given). Ctrl-C stops it and keeps what it found." },
+    CommandHelp { name: "prove", usage: "prove N", what: "Legality by retraction: look for a history N plies deep. If there is one it is shown (step 1 walks into it); if every line dies earlier, the position is illegal, and each last move is listed with how long its longest line lasts. Ctrl-C stops it." },
     CommandHelp { name: "solutions", usage: "solutions", what: "List the solutions of the last solve again." },
     CommandHelp { name: "step", usage: "step <K>", what: "Walk into solution K of the last solve; undo and redo then walk along it." },
     CommandHelp { name: "mark", usage: "mark frozen|promoted <square>", what: "Mark a unit as never having moved, or as a promoted piece." },

@@ -9,6 +9,7 @@ mod commands;
 mod help;
 mod interactive;
 mod output;
+mod proof;
 mod script;
 mod session;
 

@@ -11,7 +11,7 @@ use std::{
 
 use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
-    line_notation, solve, to_pgn, LegalPruner, Progress, SolveParams, DEFAULT_EXTRA,
+    line_notation, prove, solve, to_pgn, LegalPruner, Progress, Proof, SolveParams, DEFAULT_EXTRA,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Board, Color, Piece, Role, Square};
@@ -20,7 +20,11 @@ use crate::{
     board::{draw, Style},
     commands::{parse_color, side_name},
     help,
+    proof::ProofReport,
 };
+
+/// The deepest `prove` the REPL accepts: deeper searches are better split into steps.
+const MAX_PROVE_DEPTH: u32 = 64;
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -161,6 +165,7 @@ impl Session {
             "history" => self.history()?,
             "check" => self.check(),
             "solve" => self.solve(rest, hooks)?,
+            "prove" => self.prove(rest, hooks)?,
             "solutions" => self.solutions()?,
             "step" => self.step_into(rest)?,
             "mark" => self.mark(rest)?,
@@ -465,6 +470,28 @@ impl Session {
         Ok(text)
     }
 
+    /// Legality by retraction: a history `N` plies deep, or the proof that every line dies
+    /// earlier. A history found becomes solution 1, so `step 1` walks into it.
+    fn prove(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
+        let depth = match args.trim().parse::<u32>() {
+            Ok(n) if (1..=MAX_PROVE_DEPTH).contains(&n) => n,
+            _ => return Err(format!("usage: prove N (N from 1 to {MAX_PROVE_DEPTH})")),
+        };
+        let pos = self.position().clone();
+        let pruner = LegalPruner::with_cages(&self.cages);
+        let proof = prove(&pos, depth, &pruner, Some(Arc::clone(&hooks.cancel)));
+        let report = ProofReport::new(&pos, depth, &proof);
+        let mut text = report.text();
+        if let Proof::History(line) = proof {
+            self.found = Some(Found {
+                root: self.current,
+                lines: vec![line],
+            });
+            text.push_str("\n(step 1 walks into it)");
+        }
+        Ok(text)
+    }
+
     fn solution_list(&self) -> String {
         let Some(found) = &self.found else {
             return String::new();
@@ -701,7 +728,7 @@ fn parse_square_list(list: &str) -> Result<shakmaty::Bitboard, String> {
         .collect()
 }
 
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {

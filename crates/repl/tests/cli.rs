@@ -246,6 +246,51 @@ fn check_finds_a_cage_without_a_claim() {
     assert_eq!(doc["verdict"], "no_contradiction", "{doc}");
 }
 
+/// After Ka2xNa1 (a last move the Brandis corner rules out): the analysis alone finds nothing
+/// (too many retractions for its look back), but every black retraction leads to an illegal
+/// position, so `--prove` proves it illegal.
+const BRANDIS_AFTER_KA2XNA1: &str = "8/8/8/8/8/1P6/KPkPP3/nR1b4 w - -";
+
+#[test]
+fn check_prove_finds_a_history_or_proves_there_is_none() {
+    let plain = json(&retrace(&["check", BRANDIS_AFTER_KA2XNA1, "--json"], ""));
+    assert_eq!(plain["verdict"], "no_contradiction");
+    assert!(plain.get("retraction").is_none(), "only with --prove");
+
+    let out = retrace(
+        &["check", BRANDIS_AFTER_KA2XNA1, "--prove", "4", "--json"],
+        "",
+    );
+    assert!(out.status.success());
+    let v = json(&out);
+    assert_eq!(v["verdict"], "illegal");
+    assert_eq!(v["reasons"][0]["code"], "no_history");
+    let r = &v["retraction"];
+    assert_eq!(r["depth"], 4);
+    assert_eq!(r["complete"], true);
+    assert!(r["history"].is_null());
+    let tries = r["tries"].as_array().expect("tries");
+    // Every black king retraction onto c2, plain or uncapturing any white unit.
+    assert_eq!(tries.len(), 18, "{tries:?}");
+    assert!(tries.iter().all(|t| t["survived"] == 0));
+
+    // The real position: a history exists, and it starts with the only possible last move.
+    let v = json(&retrace(&["check", BRANDIS, "--prove", "4", "--json"], ""));
+    assert_eq!(v["verdict"], "no_contradiction");
+    let history = v["retraction"]["history"].as_array().expect("a history");
+    assert_eq!(history.len(), 4);
+    assert_eq!(history[0], "Ka2-a1");
+    let text = retrace(&["check", BRANDIS, "--prove", "4"], "");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("a history 4 plies deep exists"), "{text}");
+
+    for bad in ["x", "-1", "1000"] {
+        let out = retrace(&["check", BRANDIS, "--prove", bad], "");
+        assert_eq!(out.status.code(), Some(2), "--prove {bad}");
+        assert_eq!(stderr_lines(&out), 1);
+    }
+}
+
 #[test]
 fn check_batch_mode_keeps_order() {
     let input = "4k3/8/8/8/8/8/8/4R1K1 w - -\nnonsense\n8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\n";

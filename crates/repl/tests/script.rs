@@ -356,3 +356,34 @@ fn cage_import_reports_bad_lines_and_keeps_the_rest() {
     assert!(text.contains("  2. 4B1rk/3ppKpp/8/8/8/8/8/8"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
+    let out = run_script(
+        &[],
+        &format!(
+            "{BRANDIS}prove 3\nstep 1\nhistory\nprove 0\n\
+             fen 8/8/8/8/8/1P6/KPkPP3/nR1b4 w - -\nprove 2\n"
+        ),
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("a history 3 plies deep exists (last move first):\n  Ka2-a1 Kc1-c2 Ra1xNb1+"),
+        "{text}"
+    );
+    // Stepping in leaves the line at the history's end: three retractions taken.
+    assert!(text.contains("solution 1"), "{text}");
+    assert!(
+        text.contains("FEN 8/8/8/8/8/1P6/KP1PP3/Rnkb4 w - - 0 1"),
+        "{text}"
+    );
+    assert!(stderr(&out).contains("usage: prove N"), "{}", stderr(&out));
+    assert!(
+        text.contains("no history is 2 plies deep: every last move leads to an illegal position"),
+        "{text}"
+    );
+    assert!(
+        text.contains("into an illegal position at once: Kc1-c2"),
+        "{text}"
+    );
+}
