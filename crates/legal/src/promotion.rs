@@ -303,18 +303,10 @@ pub(crate) fn min_captures(
         .filter(|&c| c != NONE)
 }
 
-/// The [`ReasonCode::PromotionsNeedCaptures`] reason: the promoted units of `demands` need `found`
-/// pawn captures (`None`: no pawn can have reached their promotion squares at all), more than the
-/// `missing` units of the other side less the `by_pieces` captured by pieces allow.
-pub(crate) fn reason(
-    color: Color,
-    demands: &[Demand],
-    found: Option<u32>,
-    by_pieces: u32,
-    missing: u32,
-) -> Reason {
+/// One clause per demand for a reason's message, and the squares the clauses name.
+pub(crate) fn describe_demands(demands: &[Demand]) -> (Vec<String>, Bitboard) {
     let mut squares = Bitboard::EMPTY;
-    let parts: Vec<String> = demands
+    let parts = demands
         .iter()
         .map(|d| {
             squares |= d.units | d.squares;
@@ -332,6 +324,30 @@ pub(crate) fn reason(
             }
         })
         .collect();
+    (parts, squares)
+}
+
+/// The fewest captures a pawn of `color` from file `start` makes to reach any promotion square,
+/// walking through squares that are not in `fixed`; `None` if it cannot.
+pub(crate) fn cheapest_promotion(color: Color, start: u32, fixed: Bitboard) -> Option<u32> {
+    let no_cuts = CutSteps([0; 64]);
+    promotion_costs(color, start, fixed, &no_cuts)
+        .into_iter()
+        .filter(|&c| c != NONE)
+        .min()
+}
+
+/// The [`ReasonCode::PromotionsNeedCaptures`] reason: the promoted units of `demands` need `found`
+/// pawn captures (`None`: no pawn can have reached their promotion squares at all), more than the
+/// `missing` units of the other side less the `by_pieces` captured by pieces allow.
+pub(crate) fn reason(
+    color: Color,
+    demands: &[Demand],
+    found: Option<u32>,
+    by_pieces: u32,
+    missing: u32,
+) -> Reason {
+    let (parts, squares) = describe_demands(demands);
     let need = match found {
         Some(c) => format!(
             "the pawns on the board and the pawns that promoted need at least {c} capture{} to \

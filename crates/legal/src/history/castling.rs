@@ -151,25 +151,7 @@ fn reason(
     found: Option<u32>,
 ) -> Reason {
     let them = us.other();
-    let mut squares = Bitboard::EMPTY;
-    let mut parts: Vec<String> = demands
-        .iter()
-        .map(|d| {
-            squares |= d.units | d.squares;
-            if d.squares.is_empty() {
-                format!(
-                    "one of {} has no promotion square a pawn can have reached",
-                    squares_text(d.units)
-                )
-            } else {
-                format!(
-                    "one of {} can only have been promoted on {}",
-                    squares_text(d.units),
-                    squares_text(d.squares)
-                )
-            }
-        })
-        .collect();
+    let (mut parts, mut squares) = promotion::describe_demands(demands);
     if let (Some(king), true) = (facts.king, facts.dead.any()) {
         squares |= facts.dead.with(king);
         parts.push(format!(

@@ -56,6 +56,7 @@ use super::{locked::locked, Known};
 use crate::{
     checks::color_name,
     pawns::{advance, plain_cost},
+    promotion,
     statics::{dilate, homes, permanently_attacked, Timed},
     types::{Reason, ReasonCode},
 };
@@ -436,34 +437,6 @@ impl Fate {
     }
 }
 
-/// Fewest captures a pawn of `color` from file `start` needs to promote, moving through squares
-/// that are not static, onto a promotion square that is not static.
-fn promotion_cost(color: Color, start: u32, fixed: Bitboard) -> Option<u32> {
-    const NONE: u32 = u32::MAX;
-    let mut cost = [NONE; 8];
-    cost[start as usize] = 0;
-    let up: i32 = if color.is_white() { 1 } else { -1 };
-    let second = color.relative_rank(Rank::Second) as i32;
-    for k in 1..=6 {
-        let rank = Rank::new((second + up * k) as u32);
-        let mut next = [NONE; 8];
-        for (f, slot) in next.iter_mut().enumerate() {
-            if fixed.contains(Square::from_coords(File::new(f as u32), rank)) {
-                continue;
-            }
-            let mut best = cost[f];
-            for g in [f.wrapping_sub(1), f + 1] {
-                if let Some(&c) = cost.get(g) {
-                    best = best.min(c.saturating_add(1));
-                }
-            }
-            *slot = best;
-        }
-        cost = next;
-    }
-    cost.iter().copied().filter(|&c| c != NONE).min()
-}
-
 /// The fates of a pawn of `color` that left the board from file `start`, within `budget` captures:
 /// captured on a square after a path (of known kind or not), or promoted.
 fn fates(color: Color, start: u32, budget: u32, fixed: Bitboard) -> Vec<Fate> {
@@ -478,7 +451,7 @@ fn fates(color: Color, start: u32, budget: u32, fixed: Bitboard) -> Vec<Fate> {
             }
         }
     }
-    if let Some(c) = promotion_cost(color, start, fixed) {
+    if let Some(c) = promotion::cheapest_promotion(color, start, fixed) {
         if c <= budget {
             out.push(Fate::Promoted(c));
         }
