@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use retrace_search::{solve, LegalPruner, SolveParams};
-use retrace_testkit::{random_game, retro_position};
+use retrace_testkit::positions_along;
 use retrace_unmove::RetroPosition;
 
 /// Totals over a set of searches.
@@ -45,16 +45,7 @@ fn main() {
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(10);
     let max_depth: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
     let positions: Vec<RetroPosition> = (0..games)
-        .flat_map(|seed| {
-            let game = random_game(seed, 120);
-            let step = (game.positions.len() / 4).max(1);
-            game.positions
-                .iter()
-                .skip(step)
-                .step_by(step)
-                .map(retro_position)
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|seed| positions_along(seed, 120))
         .collect();
     println!(
         "{} positions from {games} random games, extra depth 3",

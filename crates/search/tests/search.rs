@@ -10,7 +10,7 @@ use std::{
 use retrace_search::{
     line_notation, prove, solve, to_pgn, LegalPruner, NoPruning, Proof, SolveParams,
 };
-use retrace_testkit::{random_game, retro_position};
+use retrace_testkit::{positions_along, random_game, retro_position};
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Color, Move, Position};
 
@@ -209,16 +209,7 @@ fn real_histories_from_random_games_are_never_lost() {
 fn uncapture_choices_cost_no_more_than_the_solutions_they_make() {
     let games = if cfg!(debug_assertions) { 1 } else { 3 };
     let positions: Vec<RetroPosition> = (0..games)
-        .flat_map(|seed| {
-            let game = random_game(seed, 120);
-            let step = (game.positions.len() / 4).max(1);
-            game.positions
-                .iter()
-                .skip(step)
-                .step_by(step)
-                .map(retro_position)
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|seed| positions_along(seed, 120))
         .collect();
     let pruner = LegalPruner::new();
     let totals = |uncaptures: bool| {

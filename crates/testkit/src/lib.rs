@@ -97,6 +97,20 @@ pub fn retro_position(pos: &Chess) -> RetroPosition {
     }
 }
 
+/// Positions spread along the random game of `seed` (up to `max_plies`): about four, from a
+/// quarter of the way in to the end, so that they have pieces off the board to uncapture.
+#[must_use]
+pub fn positions_along(seed: u64, max_plies: usize) -> Vec<RetroPosition> {
+    let game = random_game(seed, max_plies);
+    let step = (game.positions.len() / 4).max(1);
+    game.positions
+        .iter()
+        .skip(step)
+        .step_by(step)
+        .map(retro_position)
+        .collect()
+}
+
 /// Counts of the rare events in a set of games, so tests can show the bias worked.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Coverage {
