@@ -144,10 +144,8 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 Goal::InitialArray => lost.is_empty() && is_initial(pos),
             };
         }
+        // (The distance bound was asked in `child`, and at the root in `collect`.)
         if goal == Goal::InitialArray {
-            if !start_in_reach(pos, plies) {
-                return false;
-            }
             if let Some(known) = self.forward_answer(pos, plies, index, lost) {
                 return known;
             }
@@ -236,7 +234,8 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return false;
         }
         if let Some(total) = self.params.facts.plies_since_start {
-            if total < ply || !start_in_reach(pos, total - ply) {
+            // Every other node passed the distance bound in `child`: only the root is asked here.
+            if total < ply || (ply == 0 && !start_in_reach(pos, total)) {
                 return false;
             }
             // Within the forward horizon only positions some game reaches can lie on a line.
