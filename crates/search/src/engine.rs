@@ -1,6 +1,9 @@
 //! The retraction search itself: depth-first, with transposition tables and cooperative stops.
 
-use std::{sync::atomic::Ordering, time::Instant};
+use std::{
+    sync::{atomic::Ordering, Arc},
+    time::Instant,
+};
 
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
@@ -43,7 +46,7 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     /// Positions known to lead to no solution in the given remaining depth.
     dead: Table,
     /// Positions reachable from the initial array in a few plies, for long proof games.
-    forward: Option<ForwardLayers>,
+    forward: Option<Arc<ForwardLayers>>,
 }
 
 impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
@@ -145,10 +148,8 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             };
         }
         // (The distance bound was asked in `child`, and at the root in `collect`.)
-        if goal == Goal::InitialArray {
-            if let Some(known) = self.forward_answer(pos, plies, index, lost) {
-                return known;
-            }
+        if goal == Goal::InitialArray && self.forward_excludes(pos, plies) {
+            return false;
         }
         let key = pos.zobrist() ^ lost.key();
         if let Some(known) = self.history.get(key, plies) {
@@ -173,33 +174,29 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         found
     }
 
-    /// The forward layers' answer to "does the initial array lie exactly `plies` back?", when
-    /// they hold that depth and nothing on the way needs checking that they cannot show: a
-    /// halfmove clock still counting, an uncapture ban, the first move's en passant rule.
-    fn forward_answer(
-        &mut self,
-        pos: &RetroPosition,
-        plies: u32,
-        index: u32,
-        lost: LostRights,
-    ) -> Option<bool> {
-        let facts = &self.params.facts;
-        let total = facts.plies_since_start?;
-        if total < FORWARD_FROM
-            || facts.halfmove_clock.is_some_and(|h| h + 1 >= index)
-            || (facts.exact_en_passant && index == 1)
-            || self.params.no_uncapture.contains(&true)
-        {
-            return None;
-        }
+    /// Whether the forward layers show that no game reaches `pos` in exactly `plies` plies (see
+    /// `forward.rs`: they can only rule a board out, never vouch for a position). Builds the
+    /// process's shared layers the first time a long proof game asks; a cancel during the build
+    /// stops the search.
+    fn forward_excludes(&mut self, pos: &RetroPosition, plies: u32) -> bool {
+        let Some(total) = self.params.facts.plies_since_start else {
+            return false;
+        };
         let depth = FORWARD_DEPTH.min(total / 2);
-        if plies > depth {
-            return None;
+        if total < FORWARD_FROM || plies > depth || self.stopped {
+            return false;
         }
-        let forward = self
-            .forward
-            .get_or_insert_with(|| ForwardLayers::build(depth));
-        forward.reaches(pos, plies, lost.rook_squares())
+        if self.forward.is_none() {
+            self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref());
+            if self.forward.is_none() {
+                self.stopped = true;
+                return false;
+            }
+        }
+        self.forward
+            .as_ref()
+            .and_then(|f| f.may_reach(pos.board(), pos.to_move(), plies))
+            == Some(false)
     }
 
     /// Whether a line ending in `pos` after `ply` retractions is a solution.
@@ -239,7 +236,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 return false;
             }
             // Within the forward horizon only positions some game reaches can lie on a line.
-            if self.forward_answer(pos, total - ply, ply + 1, lost) == Some(false) {
+            if self.forward_excludes(pos, total - ply) {
                 return false;
             }
         }

@@ -95,17 +95,6 @@ impl LostRights {
         self.0 == 0
     }
 
-    /// The rook squares of the rights still to be explained.
-    #[must_use]
-    pub fn rook_squares(self) -> shakmaty::Bitboard {
-        RIGHTS
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.0 & (1 << i) != 0)
-            .map(|(_, &(color, side))| retrace_unmove::castling_squares(color, side).1)
-            .collect()
-    }
-
     /// A key to mix into transposition-table keys.
     #[must_use]
     pub fn key(self) -> u64 {
@@ -193,10 +182,7 @@ fn unit_distance(role: Role, sq: Square, homes: Bitboard) -> u32 {
         .into_iter()
         .map(|home| match role {
             Role::Knight => knight_distance(home, sq),
-            Role::King => home
-                .file()
-                .distance(sq.file())
-                .max(home.rank().distance(sq.rank())),
+            Role::King => home.distance(sq),
             Role::Bishop if home.is_light() != sq.is_light() => u32::MAX,
             Role::Bishop => {
                 if attacks::bishop_attacks(home, Bitboard::EMPTY).contains(sq) {
@@ -226,10 +212,35 @@ fn unit_distance(role: Role, sq: Square, homes: Bitboard) -> u32 {
         .unwrap_or(1)
 }
 
+/// The squares castling puts the rooks of `color` on (d1 and f1 for White).
+fn castled_rook_squares(color: Color) -> Bitboard {
+    [CastlingSide::KingSide, CastlingSide::QueenSide]
+        .into_iter()
+        .map(|side| Square::from_coords(side.rook_to_file(), color.backrank()))
+        .collect()
+}
+
+/// The fewest moves the king of `color` needs to reach `sq`: walking from its start square, or
+/// castling (one move to c1 or g1) and walking on from there.
+fn king_distance(color: Color, sq: Square) -> u32 {
+    let walk = |from: Square| from.distance(sq);
+    let home = Square::from_coords(shakmaty::File::E, color.backrank());
+    let castled = [CastlingSide::KingSide, CastlingSide::QueenSide]
+        .into_iter()
+        .map(|side| 1 + walk(Square::from_coords(side.king_to_file(), color.backrank())))
+        .min()
+        .unwrap_or(u32::MAX);
+    walk(home).min(castled)
+}
+
 /// A lower bound on the moves `color` needs to bring its units from the initial array to `board`.
 /// Each unit needs at least its own distance from a start square of its kind on an empty board (a
 /// pawn its advance), and units move one at a time, so the distances add up; every missing enemy
 /// unit was captured by a move of `color`, which may be one of those moves.
+///
+/// Castling is the one move that moves two units: it is counted once, as a king move (the king
+/// may start from c1 or g1 at the cost of one move), and a rook on d1 or f1 counts as home. Both
+/// relax the bound, so it stays a lower bound for any game, castled or not.
 #[must_use]
 pub fn moves_needed(board: &Board, color: Color) -> u32 {
     let initial = Board::new();
@@ -240,7 +251,13 @@ pub fn moves_needed(board: &Board, color: Color) -> u32 {
             continue;
         };
         let homes = initial.by_piece(shakmaty::Piece { color, role });
-        moves += unit_distance(role, sq, homes);
+        moves += match role {
+            Role::King => king_distance(color, sq),
+            // A rook that castled stands on d1 or f1 without a move of its own: castling is one
+            // move, charged to the king.
+            Role::Rook => unit_distance(role, sq, homes | castled_rook_squares(color)),
+            _ => unit_distance(role, sq, homes),
+        };
     }
     for sq in ours & board.pawns() {
         let rank = color.relative_rank(sq.rank()) as u32;
@@ -259,4 +276,63 @@ pub fn moves_needed(board: &Board, color: Color) -> u32 {
 #[must_use]
 pub fn is_initial(pos: &RetroPosition) -> bool {
     pos.retracting() == Color::Black && *pos.board() == Board::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retrace_testkit::random_game;
+    use shakmaty::Move;
+
+    /// The bound holds in real games: after `n` plies White has made `ceil(n/2)` moves and Black
+    /// `floor(n/2)`, and neither may need more. The games are biased toward castling, promotions
+    /// and en passant, the moves that bend the simple count.
+    #[test]
+    fn moves_needed_never_exceeds_the_moves_played() {
+        let mut castled = 0;
+        let mut checked = 0;
+        for seed in 0..4_000 {
+            let game = random_game(seed, 80);
+            castled += game
+                .moves
+                .iter()
+                .filter(|m| matches!(m, Move::Castle { .. }))
+                .count();
+            for (ply, pos) in game.positions.iter().enumerate() {
+                let ply = ply as u32;
+                let board = pos.board();
+                let (white, black) = (ply.div_ceil(2), ply / 2);
+                assert!(
+                    moves_needed(board, Color::White) <= white
+                        && moves_needed(board, Color::Black) <= black,
+                    "seed {seed}, ply {ply}: {board:?} needs more moves than were played"
+                );
+                checked += 1;
+            }
+        }
+        assert!(castled > 1_000, "the games castled only {castled} times");
+        assert!(checked > 100_000);
+    }
+
+    #[test]
+    fn castling_counts_as_one_king_move_and_no_rook_move() {
+        // 1.d4 e5 2.Qd3 Ba3 3.b4 Bxc1 4.Qc4 Bh6 5.Nd2 g5 6.O-O-O Bf8 (G. Gruber, 1984): six
+        // White moves, two of which bring king and rook to c1 and d1 at once.
+        let board: Board = "rnbqkbnr/pppp1p1p/8/4p1p1/1PQP4/8/P1PNPPPP/2KR1BNR"
+            .parse()
+            .expect("board");
+        assert_eq!(moves_needed(&board, Color::White), 6);
+        // Castling saves the king one move at most, and only towards c1 or g1.
+        for (sq, moves) in [
+            (Square::C1, 1),
+            (Square::G1, 1),
+            (Square::D1, 1),
+            (Square::B1, 2),
+            (Square::H1, 2),
+            (Square::E3, 2),
+        ] {
+            assert_eq!(king_distance(Color::White, sq), moves, "{sq}");
+        }
+        assert_eq!(king_distance(Color::Black, Square::C8), 1);
+    }
 }
