@@ -99,48 +99,102 @@ fn darvall_is_found_and_the_cap_and_budget_hold() {
     let store = CageStore::new();
     let found = find_cage(&p, &AutoLimits::default(), &store);
     assert!(found.found.is_some());
-    // One unit over the cap: not tried at all.
+    // One unit over the cap: the cluster itself is not tried, but its peeled core (without the
+    // knight on b8, which can walk away) is, and is the cage.
     let capped = AutoLimits {
         max_units: 11,
         ..AutoLimits::default()
     };
     let search = find_cage(&p, &capped, &CageStore::new());
+    let core = search.found.expect("the peeled core is a cage").cage.board;
+    assert_eq!(core.occupied().count(), 11);
+    assert!(core.occupied().is_subset(p.board().occupied()));
+    assert!(!core.occupied().contains(Square::B8));
+    // Far below the cap even for cores: nothing is tried.
+    let tiny = AutoLimits {
+        max_units: 6,
+        ..AutoLimits::default()
+    };
+    let search = find_cage(&p, &tiny, &CageStore::new());
     assert_eq!((search.found, search.tried, search.nodes), (None, 0, 0));
-    // A budget below the 18 nodes the proof takes: tried, not trusted.
-    for limits in [
-        AutoLimits {
-            cluster_nodes: 5,
-            ..AutoLimits::default()
-        },
-        AutoLimits {
-            total_nodes: 5,
-            ..AutoLimits::default()
-        },
+    // A budget below the 2 nodes the core's proof takes (and the 18 of the whole cluster's):
+    // tried, not trusted; the total budget holds across candidates.
+    for (limits, tried) in [
+        (
+            AutoLimits {
+                cluster_nodes: 1,
+                ..AutoLimits::default()
+            },
+            2,
+        ),
+        (
+            AutoLimits {
+                total_nodes: 1,
+                ..AutoLimits::default()
+            },
+            1,
+        ),
     ] {
         let search = find_cage(&p, &limits, &CageStore::new());
         assert!(search.found.is_none());
-        assert_eq!(search.tried, 1);
-        assert!(search.nodes <= 5);
+        assert_eq!(search.tried, tried);
+        assert!(search.nodes <= tried as u64);
     }
 }
 
 #[test]
-fn a_cage_inside_a_cluster_over_the_cap_is_missed() {
-    // Hwa's rook cage with the rest of White's first two ranks: one cluster of fourteen units.
+fn a_cage_inside_a_cluster_over_the_cap_is_found_as_its_peeled_core() {
+    // Hwa's rook cage with the rest of White's first two ranks: one cluster of fourteen units, over
+    // the cap. Its core without the knight on b1, which can walk away, is thirteen: within the
+    // larger cap of cores.
     let p = pos("4k3/8/8/8/8/6P1/PPPPPPrP/1NBQ1B1K w - -");
     assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
     let search = find_cage(&p, &AutoLimits::default(), &CageStore::new());
-    assert_eq!((search.found.is_none(), search.tried), (true, 0));
+    let core = search
+        .found
+        .expect("the core is a cage")
+        .cage
+        .board
+        .occupied();
+    assert_eq!(core.count(), 13);
+    assert!(!core.contains(Square::B1));
     assert_eq!(
         analyze_thoroughly(&p, &CageStore::new()).verdict(),
-        Verdict::NoContradiction
+        Verdict::Illegal
     );
-    // The cluster is a cage all the same: a higher cap proves it.
-    let wide = AutoLimits {
-        max_units: 16,
-        ..AutoLimits::default()
-    };
-    assert!(find_cage(&p, &wide, &CageStore::new()).found.is_some());
+    // The near miss: the same crowd without the pawn on g3 (the rook came from g3) is no cage,
+    // whichever part is tried.
+    let open = pos("4k3/8/8/8/8/8/PPPPPPrP/1NBQ1B1K w - -");
+    let search = find_cage(&open, &AutoLimits::default(), &CageStore::new());
+    assert!(search.found.is_none());
+    assert!(search.tried >= 1);
+}
+
+/// The position of the cage issue: Hwa's corner cage with a bishop, among pawns that can walk
+/// away; the peeled core is proven, and the position with the cage opened by moving the bishop
+/// away is not.
+#[test]
+fn the_corner_cage_in_a_crowd_is_found() {
+    let p = pos("8/8/8/4p3/3p4/2P3n1/2PPPkPP/4b1RK w - -");
+    let found = find_cage(&p, &AutoLimits::default(), &CageStore::new())
+        .found
+        .expect("the core is a cage");
+    let units = found.cage.board.occupied();
+    for sq in [
+        Square::E1,
+        Square::G1,
+        Square::H1,
+        Square::F2,
+        Square::G2,
+        Square::H2,
+    ] {
+        assert!(units.contains(sq), "{sq} missing from {units:?}");
+    }
+    assert!(!units.contains(Square::G3) && !units.contains(Square::E5));
+    let near = pos("8/8/8/4p3/3p4/2P3n1/2PPPkPP/6RK w - -");
+    assert!(find_cage(&near, &AutoLimits::default(), &CageStore::new())
+        .found
+        .is_none());
 }
 
 #[test]

@@ -67,9 +67,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             zone,
             depth,
             frozen,
+            cages,
+            max_nodes,
             json,
         })) => {
-            let answer = |text: &str| cage_verify(text, zone.as_deref(), depth, frozen.as_deref());
+            let store = load_cages(cages.as_deref())?;
+            let claim = ClaimRequest {
+                zone: zone.as_deref(),
+                depth,
+                frozen: frozen.as_deref(),
+                max_nodes,
+            };
+            let answer = |text: &str| cage_verify(text, &claim, &store);
             if fen != "-" {
                 print_answer(&answer(&fen)?, json)?;
                 return Ok(ExitCode::SUCCESS);
@@ -86,6 +95,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             game_clocks,
             max_nodes,
             cages,
+            no_auto_cages,
         }) => {
             let store = load_cages(cages.as_deref())?;
             let depth = parse_search_depth(&depth)?;
@@ -102,6 +112,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 no_uncapture: parse_no_uncapture(no_uncapture.as_deref())?,
                 exact_fen,
                 game_clocks,
+                auto_cages: !no_auto_cages,
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
         }
@@ -398,7 +409,12 @@ struct SolveRequest {
     no_uncapture: [bool; 2],
     exact_fen: bool,
     game_clocks: bool,
+    /// Whether candidate lines go through the automatic cage attempt.
+    auto_cages: bool,
 }
+
+/// The most refuted candidates `solve` explains.
+const REFUTATIONS_SHOWN: usize = 10;
 
 /// `solve`: every sequence of the last N moves.
 fn solve(
@@ -435,7 +451,11 @@ fn solve(
         cancel: Some(interrupt_flag()),
         ..retrace_search::SolveParams::default()
     };
-    let pruner = retrace_search::LegalPruner::with_cages(cages);
+    let pruner = retrace_search::LegalPruner::with_cages(cages).with_cage_finding(
+        request
+            .auto_cages
+            .then(retrace_legal::cage::AutoLimits::default),
+    );
     let found = retrace_search::solve(pos, params, &pruner);
     let lines: Vec<Vec<String>> = found
         .lines
@@ -457,9 +477,37 @@ fn solve(
     for (i, line) in lines.iter().enumerate() {
         text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
     }
+    let refuted: Vec<Value> = found
+        .refuted
+        .iter()
+        .map(|r| {
+            let squares: Vec<String> = r.reason.squares.iter().map(ToString::to_string).collect();
+            json!({
+                "line": retrace_search::line_notation(pos, &r.line),
+                "reason": { "code": r.reason.code.as_str(), "message": r.reason.message, "squares": squares },
+            })
+        })
+        .collect();
+    if !found.refuted.is_empty() {
+        text.push_str("refuted by cages:\n");
+        for r in found.refuted.iter().take(REFUTATIONS_SHOWN) {
+            text.push_str(&format!(
+                "      {}? after it, {}\n",
+                retrace_search::line_notation(pos, &r.line).join(" "),
+                r.reason.message
+            ));
+        }
+        if found.refuted.len() > REFUTATIONS_SHOWN {
+            text.push_str(&format!(
+                "      ... and {} more\n",
+                found.refuted.len() - REFUTATIONS_SHOWN
+            ));
+        }
+    }
     Ok(Answer {
         json: json!({
             "solutions": lines,
+            "refuted": refuted,
             "complete": found.complete,
             "nodes": found.nodes,
             "elapsed_ms": elapsed_ms,
@@ -487,22 +535,29 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     }
 }
 
-/// `cage verify`: is the claim a cage?
-fn cage_verify(
-    fen: &str,
-    zone: Option<&str>,
+/// The options of `cage verify` beyond the board.
+struct ClaimRequest<'a> {
+    zone: Option<&'a str>,
     depth: Option<u32>,
-    frozen: Option<&str>,
-) -> Result<Answer, CliError> {
+    frozen: Option<&'a str>,
+    max_nodes: u64,
+}
+
+/// `cage verify`: is the claim a cage? The cages of `store` count as proven.
+fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
-    let zone = match zone {
+    let zone = match claim.zone {
         None => None,
         Some(list) => Some(parse_squares(Some(list))?.into_iter().collect()),
     };
-    let frozen = parse_squares(frozen)?.into_iter().collect();
-    let cage = Cage::from_parts(board, zone, frozen, depth).map_err(bad)?;
-    let verification = retrace_legal::cage::verify(&cage, &CageStore::new());
+    let frozen = parse_squares(claim.frozen)?.into_iter().collect();
+    let cage = Cage::from_parts(board, zone, frozen, claim.depth).map_err(bad)?;
+    let options = retrace_legal::cage::VerifyOptions {
+        max_nodes: claim.max_nodes,
+        ..retrace_legal::cage::VerifyOptions::default()
+    };
+    let verification = retrace_legal::cage::verify_with(&cage, store, &options);
     let text = if verification.verified {
         format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes)
     } else {

@@ -7,7 +7,7 @@ use std::{
 
 /// Zobrist keys are already uniformly random: hashing them again is wasted work.
 #[derive(Default)]
-struct PassThrough(u64);
+pub(crate) struct PassThrough(u64);
 
 impl Hasher for PassThrough {
     fn finish(&self) -> u64 {
@@ -24,6 +24,9 @@ impl Hasher for PassThrough {
         self.0 = n;
     }
 }
+
+/// A map keyed by Zobrist keys, which need no further hashing.
+pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
 
 /// Entries beyond which the table is cleared rather than allowed to eat the machine's memory.
 const CAPACITY: usize = 1 << 22;
@@ -54,5 +57,11 @@ impl Table {
             self.map.clear();
         }
         self.map.insert(slot(key, depth), value);
+    }
+
+    /// Forgets every positive entry (a line found), keeping the negative ones: for when a position
+    /// that lines may pass through is found illegal, which can only remove lines.
+    pub(crate) fn forget_found(&mut self) {
+        self.map.retain(|_, found| !*found);
     }
 }
