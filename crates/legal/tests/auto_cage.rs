@@ -324,3 +324,67 @@ fn no_cage_in_random_games() {
     eprintln!("{positions} positions of {seed} games: {tried} clusters tried, {nodes} nodes");
     assert!(tried >= positions / 4, "only {tried} clusters tried");
 }
+
+/// The legal positions of the corpora in `positions/corpora`: every proof-game position of the
+/// published problems (a game reaches each), Sherlock's legal cases, and every position of the
+/// retractor suite for the side that retracts (each has a published history).
+fn legal_corpus_positions() -> Vec<(String, RetroPosition)> {
+    let dir = format!("{}/../../positions/corpora", env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| -> Vec<serde_json::Value> {
+        let path = format!("{dir}/{name}");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}")))
+            .collect()
+    };
+    let text = |v: &serde_json::Value, key: &str| v[key].as_str().unwrap_or("").to_owned();
+    let side = |s: &str| match s {
+        "w" => Some(shakmaty::Color::White),
+        "b" => Some(shakmaty::Color::Black),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for v in read("published-problems.jsonl") {
+        if text(&v, "stipulation") == "proof_game" {
+            // The side to move did not make the last move: the other side retracts.
+            let retract = side(&text(&v, "side_to_move")).map(|c| c.other());
+            let p = RetroPosition::parse(&text(&v, "board"), retract).expect("proof game board");
+            out.push((text(&v, "id"), p));
+        }
+    }
+    for v in read("sherlock-legality.jsonl") {
+        if text(&v, "expected") == "Legal" {
+            let p = RetroPosition::parse(&text(&v, "fen"), None).expect("Sherlock FEN");
+            out.push((text(&v, "id"), p));
+        }
+    }
+    for v in read("retractor-problems.jsonl") {
+        let sides = match text(&v, "retract").as_str() {
+            "both" => vec!["w", "b"],
+            s => vec![if s.starts_with('w') { "w" } else { "b" }],
+        };
+        for s in sides {
+            let p = RetroPosition::parse(&text(&v, "board"), side(s)).expect("retractor board");
+            out.push((text(&v, "id"), p));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_cage_in_the_legal_corpus_positions() {
+    let positions = legal_corpus_positions();
+    assert!(positions.len() >= 78 + 28 + 173, "{}", positions.len());
+    let mut tried = 0;
+    for (id, p) in &positions {
+        let search = find_cage(p, &AutoLimits::default(), &CageStore::new());
+        assert!(search.found.is_none(), "{id} ({}): {search:?}", p.fen());
+        tried += search.tried;
+    }
+    eprintln!(
+        "{} legal corpus positions, {tried} candidates tried, no cage",
+        positions.len()
+    );
+    assert!(tried >= 100, "{tried}");
+}

@@ -454,7 +454,7 @@ fn solve(
     let pruner = retrace_search::LegalPruner::with_cages(cages).with_cage_finding(
         request
             .auto_cages
-            .then(retrace_legal::cage::AutoLimits::default),
+            .then_some(retrace_search::SEARCH_CAGE_LIMITS),
     );
     let found = retrace_search::solve(pos, params, &pruner);
     let lines: Vec<Vec<String>> = found

@@ -52,6 +52,15 @@ impl Pruner for NoPruning {
     }
 }
 
+/// Limits of the cage attempt on the positions of candidate lines: a tenth of the budget a user's
+/// `check` spends, since a search asks it of many positions; the cages of published problems
+/// verify in a few hundred nodes at most.
+pub const SEARCH_CAGE_LIMITS: AutoLimits = AutoLimits {
+    max_units: 12,
+    cluster_nodes: 2_500,
+    total_nodes: 5_000,
+};
+
 /// The store of a pruner given none: empty, but it keeps what the cage attempts learn for the
 /// whole process.
 static NO_CAGES: LazyLock<CageStore> = LazyLock::new(CageStore::new);
@@ -72,7 +81,7 @@ impl Default for LegalPruner<'static> {
 }
 
 impl<'c> LegalPruner<'c> {
-    /// The analysis, and the cage attempt with its default limits.
+    /// The analysis, and the cage attempt with [`SEARCH_CAGE_LIMITS`].
     #[must_use]
     pub fn new() -> LegalPruner<'static> {
         LegalPruner::with_cages(&NO_CAGES)
@@ -84,7 +93,7 @@ impl<'c> LegalPruner<'c> {
     pub fn with_cages(store: &'c CageStore) -> LegalPruner<'c> {
         LegalPruner {
             cages: store,
-            finding: Some(AutoLimits::default()),
+            finding: Some(SEARCH_CAGE_LIMITS),
         }
     }
 

@@ -306,6 +306,7 @@ pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) ->
             search.tried += 1;
             search.nodes += v.nodes;
             if v.verified {
+                debug_assert_no_escape(&cage);
                 search.found = Some(FoundCage {
                     cage,
                     nodes: v.nodes,
@@ -315,6 +316,24 @@ pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) ->
         }
     }
     search
+}
+
+/// In debug builds, verifies a cage the finder proved (with what the store had learnt) again from
+/// scratch, and panics if that finds a line that escapes: a proof with learnt facts that a fresh
+/// search refutes would mean the learning is unsound. Running out of nodes proves nothing either way.
+fn debug_assert_no_escape(cage: &Cage) {
+    if cfg!(debug_assertions) {
+        let fresh = verify_with(cage, &CageStore::new(), &VerifyOptions::default());
+        assert!(
+            fresh.verified
+                || matches!(
+                    fresh.failure,
+                    Some(super::Failure::NodeLimit(_) | super::Failure::DepthLimit(_))
+                ),
+            "a cage proven with learnt facts escapes from scratch: {cage} ({:?})",
+            fresh.failure
+        );
+    }
 }
 
 /// The analysis for checking one position: [`crate::analyze_with_cages`] and, when that finds no
