@@ -70,3 +70,37 @@ fn a_script_whose_name_is_not_utf8_runs() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("FEN 4k3/8/8/8/8/8/8/4K3 w - -"));
 }
+
+/// Each command's output, in order: `check` (errors) and `show`s of the step taken.
+fn repl_script(script: &str) -> Output {
+    retrace(&["repl"], script)
+}
+
+#[test]
+fn solutions_after_undo_and_another_retraction_are_forgotten() {
+    let out = repl_script(
+        "fen 4k3/8/8/8/8/8/8/4K3 w - -\nretract 1\nretract 1\nretract 1\nsolve 1 max 2\n\
+         undo\nundo\nundo\nretract 2\nsolutions\nstep 1\n",
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    // Both commands refer to a solve whose position is no longer on the line.
+    assert_eq!(err.matches("no solve yet on this line").count(), 2, "{err}");
+}
+
+#[test]
+fn step_after_a_different_line_never_adds_units() {
+    // The solve stands at step 1; after undo and another retraction that step is a different
+    // position, so stepping into the old solutions must not replay them from there.
+    let out = repl_script(
+        "fen 4k3/8/8/8/8/8/8/1N2K3 b - -\nretract 1\nsolve 2 max 30\nundo\nretract 2\nstep 1\n",
+    );
+    let err = text(&out.stderr);
+    assert!(err.contains("no solve yet on this line"), "{err}");
+    // Solutions still stand while the line through their position is kept.
+    let out = repl_script(
+        "fen 4k3/8/8/8/8/8/8/1N2K3 b - -\nretract 1\nsolve 2 max 3\nundo\nredo\nstep 1\n",
+    );
+    assert_eq!(text(&out.stderr), "");
+    assert!(text(&out.stdout).contains("solution 1"));
+}
