@@ -8,6 +8,7 @@ mod cli;
 mod commands;
 mod help;
 mod interactive;
+mod lines;
 mod output;
 mod proof;
 mod script;

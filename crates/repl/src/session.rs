@@ -724,7 +724,7 @@ impl Session {
         if file.is_empty() {
             return Err("usage: cage import <file>".into());
         }
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let text = crate::lines::read_text_file(std::path::Path::new(file), "cage file")?;
         let (_, errors) = CageStore::load(&text);
         let before = self.cages.len();
         let merged = format!("{}\n{text}", self.cages.export());

@@ -104,3 +104,95 @@ fn step_after_a_different_line_never_adds_units() {
     assert_eq!(text(&out.stderr), "");
     assert!(text(&out.stdout).contains("solution 1"));
 }
+
+const KINGS: &str = "4k3/8/8/8/8/8/8/4K3 w - -";
+
+#[test]
+fn a_batch_line_that_is_not_utf8_is_one_error_and_the_batch_goes_on() {
+    let input = format!("{KINGS}\n\u{0}\n").replace('\u{0}', "8/8/8/8/8/8/8/8 w \u{fffd}");
+    let mut bytes = input.into_bytes();
+    bytes.extend_from_slice(b"\xff\xfe\n");
+    bytes.extend_from_slice(format!("{KINGS}\n").as_bytes());
+    let out = retrace_bytes(
+        &[OsStr::new("check"), OsStr::new("-"), OsStr::new("--json")],
+        &bytes,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 4, "one answer per input line: {lines:?}");
+    assert!(lines[1]["error"].is_string() && lines[2]["error"].is_string());
+    assert_eq!(lines[3]["verdict"], "no_contradiction");
+    let err = text(&out.stderr);
+    assert!(err.contains("line 3: the line is not UTF-8 text"), "{err}");
+}
+
+#[test]
+fn a_script_line_that_is_not_utf8_is_one_error_and_the_script_goes_on() {
+    let out = retrace_bytes(
+        &[OsStr::new("repl")],
+        b"fen 4k3/8/8/8/8/8/8/4K3 w - -\n\xff\nfen 4k3/8/8/8/8/8/8/3K4 w - -\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        "error: line 2: the line is not UTF-8 text\n"
+    );
+    assert!(text(&out.stdout).contains("FEN 4k3/8/8/8/8/8/8/3K4 w - -"));
+    let strict = retrace_bytes(
+        &[OsStr::new("repl"), OsStr::new("--strict")],
+        b"\xff\nshow\n",
+    );
+    assert_one_line_error(&strict);
+    assert_eq!(text(&strict.stdout), "");
+}
+
+#[test]
+fn endless_input_is_refused_with_bounded_memory() {
+    for args in [
+        &["check", "-"][..],
+        &["repl", "--script", "/dev/zero"],
+        &["solve", KINGS, "--depth", "1", "--cages", "/dev/zero"],
+        &["repl"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_retrace"))
+            .args(args)
+            .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+            .output()
+            .expect("runs");
+        assert_one_line_error(&out);
+    }
+}
+
+#[test]
+fn a_script_that_is_a_directory_is_bad_input() {
+    let out = retrace(&["repl", "--script", "/"], "");
+    assert_one_line_error(&out);
+}
+
+#[test]
+fn blank_batch_lines_keep_output_line_k_for_input_line_k() {
+    let out = retrace(
+        &["list", "-", "--json"],
+        &format!("{KINGS}\n\n   \n{KINGS}\n"),
+    );
+    let answers: Vec<&str> = std::str::from_utf8(&out.stdout)
+        .expect("utf8")
+        .lines()
+        .collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert!(answers[1].contains("\"error\"") && answers[2].contains("\"error\""));
+    assert_eq!(answers[0], answers[3]);
+}
+
+#[test]
+fn batch_errors_do_not_echo_raw_input() {
+    let huge = "x".repeat(1 << 20);
+    let out = retrace(&["check", "-"], &format!("bad\r\u{1b}[2J\n{huge}\n"));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 2, "one line per bad input line");
+    assert!(!err.contains('\r') && !err.contains('\u{1b}'), "{err:?}");
+    assert!(err.len() < 1000, "{} bytes of errors", err.len());
+}
