@@ -1,7 +1,7 @@
 //! The batch subcommands: each turns one position into one answer, human or JSON.
 
 use std::{
-    io::{self, BufRead, Write},
+    io::{self, Write},
     process::ExitCode,
     sync::{
         atomic::{AtomicBool, Ordering},
@@ -18,6 +18,7 @@ use shakmaty::{Color, Square};
 use crate::{
     cli::{CageCommand, Cli, Command, PositionArgs},
     interactive,
+    lines::{lines, one_line, read_text_file},
     output::{error_json, CliError},
     proof::ProofReport,
     script,
@@ -128,9 +129,13 @@ fn repl(script_file: Option<&std::path::Path>, strict: bool) -> Result<ExitCode,
     use std::io::IsTerminal;
     match script_file {
         Some(path) => {
-            let file = std::fs::File::open(path).map_err(|e| {
-                CliError::BadInput(format!("cannot open script {}: {e}", path.display()))
-            })?;
+            let cannot = |why: String| {
+                CliError::BadInput(format!("cannot open script {}: {why}", path.display()))
+            };
+            let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(cannot("it is a directory".into()));
+            }
             script::run(io::BufReader::new(file), strict)?;
         }
         None if io::stdin().is_terminal() => interactive::run()?,
@@ -174,26 +179,32 @@ fn for_each_position_text(
     })
 }
 
-/// Answers every line of standard input. A bad line gives an error line and the batch goes on;
-/// the exit status is then 2. An interrupt ends the batch with 130.
+/// Answers every line of standard input. A bad line (blank, not UTF-8, too long, or not a good
+/// input) gives an error line and the batch goes on, so with `--json` output line k answers
+/// input line k; the exit status is then 2. An interrupt ends the batch with 130.
 fn batch(
     json: bool,
     answer: impl Fn(&str) -> Result<Answer, CliError>,
 ) -> Result<ExitCode, CliError> {
     let mut failed = false;
-    for line in io::stdin().lock().lines() {
+    for line in lines(io::stdin().lock()) {
         let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match answer(&line) {
+        let result = match line.text {
+            Ok(text) if text.trim().is_empty() => {
+                Err(CliError::BadInput("the line is empty".into()))
+            }
+            Ok(text) => answer(&text),
+            Err(err) => Err(CliError::BadInput(err.to_string())),
+        };
+        match result {
             Ok(a) => print_answer(&a, json)?,
             Err(err @ CliError::BadInput(_)) => {
                 failed = true;
+                let message = one_line(&err.to_string());
                 if json {
-                    writeln!(io::stdout(), "{}", error_json(&err.to_string()))?;
+                    writeln!(io::stdout(), "{}", error_json(&message))?;
                 }
-                eprintln!("retrace: {}: {err}", line.trim());
+                eprintln!("retrace: line {}: {message}", line.number);
             }
             Err(err) => return Err(err),
         }
@@ -522,9 +533,7 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     let Some(file) = file else {
         return Ok(CageStore::new());
     };
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        CliError::BadInput(format!("cannot read cage file {}: {e}", file.display()))
-    })?;
+    let text = read_text_file(file, "cage file").map_err(CliError::BadInput)?;
     let (store, errors) = CageStore::load(&text);
     match errors.first() {
         None => Ok(store),

@@ -48,7 +48,7 @@ pub fn report(err: &CliError, json: bool) -> ExitCode {
     if matches!(err, CliError::OutputClosed) {
         return err.exit_code();
     }
-    let message = err.to_string();
+    let message = crate::lines::one_line(&err.to_string());
     if json {
         println!("{}", error_json(&message));
     }

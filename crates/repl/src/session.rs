@@ -56,9 +56,13 @@ pub struct Hooks<'a> {
     pub progress: &'a mut dyn FnMut(Progress),
 }
 
-/// The solutions of the last `solve`, found from step `root` of the line.
+/// The solutions of the last `solve`, found from step `root` of the line, whose position was
+/// `pos`. They hold only while that step stands: cutting the line below it (a different
+/// retraction after `undo`, `back`, `mark`, a new set-up) forgets them, and `pos` is checked
+/// again before they are read, so a solution is never replayed from another position.
 struct Found {
     root: usize,
+    pos: RetroPosition,
     lines: Vec<Vec<Retraction>>,
 }
 
@@ -316,7 +320,7 @@ impl Session {
             analyze_with_cages(&pos, &self.cages).reasons
         };
         let illegal = step.illegal || !reasons.is_empty();
-        self.line.truncate(self.current + 1);
+        self.cut_line_after_current();
         self.line.push(Step {
             pos,
             via: Some(r),
@@ -360,6 +364,21 @@ impl Session {
         Ok(text)
     }
 
+    /// Drops the steps after the current one, and the solutions found from a dropped step.
+    fn cut_line_after_current(&mut self) {
+        self.line.truncate(self.current + 1);
+        if self.found.as_ref().is_some_and(|f| f.root > self.current) {
+            self.found = None;
+        }
+    }
+
+    /// The stored solutions, if they still belong to a step of the line.
+    fn found(&self) -> Option<&Found> {
+        self.found
+            .as_ref()
+            .filter(|f| self.line.get(f.root).is_some_and(|s| s.pos == f.pos))
+    }
+
     fn undo(&mut self) -> Result<String, String> {
         if self.current == 0 {
             return Err("nothing to undo: this is the position set up".into());
@@ -378,7 +397,7 @@ impl Session {
 
     fn back(&mut self) -> Result<String, String> {
         self.undo().map(|text| {
-            self.line.truncate(self.current + 1);
+            self.cut_line_after_current();
             format!("took the retraction back\n{text}")
         })
     }
@@ -461,6 +480,7 @@ impl Session {
         );
         self.found = Some(Found {
             root: self.current,
+            pos,
             lines: found.lines,
         });
         text.push_str(&self.solution_list());
@@ -485,6 +505,7 @@ impl Session {
         if let Proof::History(line) = proof {
             self.found = Some(Found {
                 root: self.current,
+                pos,
                 lines: vec![line],
             });
             text.push_str("\n(step 1 walks into it)");
@@ -493,10 +514,10 @@ impl Session {
     }
 
     fn solution_list(&self) -> String {
-        let Some(found) = &self.found else {
+        let Some(found) = self.found() else {
             return String::new();
         };
-        let root = &self.line[found.root].pos;
+        let root = &found.pos;
         let mut text = String::new();
         for (i, line) in found.lines.iter().enumerate().take(200) {
             let _ = write!(
@@ -513,8 +534,8 @@ impl Session {
     }
 
     fn solutions(&self) -> Result<String, String> {
-        match &self.found {
-            None => Err("no solve yet".into()),
+        match self.found() {
+            None => Err("no solve yet on this line".into()),
             Some(found) => Ok(format!(
                 "{} solution{}{}",
                 found.lines.len(),
@@ -526,7 +547,7 @@ impl Session {
 
     /// Walks into solution `k`: its retractions become the line after the solve's position.
     fn step_into(&mut self, what: &str) -> Result<String, String> {
-        let found = self.found.as_ref().ok_or("no solve yet")?;
+        let found = self.found().ok_or("no solve yet on this line")?;
         let k: usize = what
             .parse()
             .map_err(|_| "usage: step <solution number>".to_owned())?;
@@ -535,7 +556,8 @@ impl Session {
             .and_then(|i| found.lines.get(i))
             .ok_or_else(|| format!("there is no solution number {k}"))?
             .clone();
-        self.current = found.root;
+        let root = found.root;
+        self.current = root;
         for r in line {
             self.push(r);
         }
@@ -558,7 +580,7 @@ impl Session {
         }
         .map_err(|e| e.to_string())?;
         // Later steps were found without the mark; they no longer follow.
-        self.line.truncate(self.current + 1);
+        self.cut_line_after_current();
         self.line[self.current].pos = pos;
         self.found = None;
         Ok(self.show())
@@ -702,7 +724,7 @@ impl Session {
         if file.is_empty() {
             return Err("usage: cage import <file>".into());
         }
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let text = crate::lines::read_text_file(std::path::Path::new(file), "cage file")?;
         let (_, errors) = CageStore::load(&text);
         let before = self.cages.len();
         let merged = format!("{}\n{text}", self.cages.export());

@@ -146,11 +146,15 @@ fn batch_mode_answers_line_by_line_and_survives_bad_lines() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect();
-    assert_eq!(docs.len(), 3, "blank lines are skipped");
+    assert_eq!(
+        docs.len(),
+        4,
+        "a blank line is an error line too: line k answers line k"
+    );
     assert_eq!(docs[0]["nodes"], 10);
-    assert!(docs[1]["error"].is_string());
+    assert!(docs[1]["error"].is_string() && docs[2]["error"].is_string());
     // The en passant square forces the double step d7-d5: exactly one retraction.
-    assert_eq!(docs[2]["nodes"], 1);
+    assert_eq!(docs[3]["nodes"], 1);
 }
 
 #[test]
