@@ -77,6 +77,29 @@ pub enum Command {
         #[arg(long)]
         no_auto_cages: bool,
     },
+    /// Find every game of exactly N moves from the initial array that reaches the position.
+    Proofgame {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// The length in moves, as composers count: N, or N.5 when Black is to move.
+        #[arg(long, value_name = "N")]
+        moves: Option<String>,
+        /// The length in plies (instead of --moves).
+        #[arg(long, value_name = "P")]
+        plies: Option<String>,
+        /// Stop after M games (the answer is then marked incomplete, and never unique).
+        #[arg(long, value_name = "M")]
+        max: Option<usize>,
+        /// Stop after visiting this many nodes (the answer is then marked incomplete).
+        #[arg(long, value_name = "NODES")]
+        max_nodes: Option<u64>,
+        /// Also write the games to FILE in PGN, one record each.
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<std::path::PathBuf>,
+        /// Load user cages (each re-verified; an unverifiable one is an error).
+        #[arg(long, value_name = "FILE")]
+        cages: Option<std::path::PathBuf>,
+    },
     /// Start the interactive retractor (the default).
     Repl {
         /// Run the commands of FILE instead of reading a terminal.

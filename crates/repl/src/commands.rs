@@ -21,7 +21,7 @@ use crate::{
     lines::{lines, one_line, read_text_file},
     output::{error_json, CliError},
     proof::ProofReport,
-    script,
+    proofgame, script,
 };
 
 /// Set by Ctrl-C while a batch subcommand runs: the search stops, its answer says it is
@@ -116,6 +116,25 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 auto_cages: !no_auto_cages,
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
+        }
+        Some(Command::Proofgame {
+            position,
+            moves,
+            plies,
+            max,
+            max_nodes,
+            pgn,
+            cages,
+        }) => {
+            let store = load_cages(cages.as_deref())?;
+            let plies = proofgame::length(moves.as_deref(), plies.as_deref())
+                .map_err(CliError::BadInput)?;
+            let request = proofgame::Request {
+                plies,
+                max,
+                max_nodes,
+            };
+            proofgame_command(&position, request, pgn.as_deref(), &store)
         }
         Some(Command::Perft { position, depth }) => {
             let depth = parse_depth(&depth)?;
@@ -589,4 +608,49 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
         }),
         text,
     })
+}
+
+/// `proofgame`: the games of the requested length, on one position or on every line of stdin; with
+/// `--pgn`, every game found is also written to the file.
+fn proofgame_command(
+    args: &PositionArgs,
+    request: proofgame::Request,
+    pgn_file: Option<&std::path::Path>,
+    cages: &CageStore,
+) -> Result<ExitCode, CliError> {
+    let pgn = std::cell::RefCell::new(String::new());
+    let answer = |fen: &str| {
+        let pos = position_from_args(&proofgame::complete_fen(fen, request.plies), args)?;
+        proofgame::check_side(&pos, request.plies).map_err(CliError::BadInput)?;
+        let params = retrace_search::ProofGameParams {
+            cancel: Some(interrupt_flag()),
+            ..retrace_search::ProofGameParams::default()
+        };
+        let found = proofgame::search(&pos, request, cages, params);
+        let report =
+            proofgame::Report::new(&pos, request.plies, &found).map_err(CliError::Internal)?;
+        if pgn_file.is_some() {
+            let games = proofgame::pgn(&pos, &found.games).map_err(CliError::Internal)?;
+            pgn.borrow_mut().push_str(&games);
+        }
+        Ok(Answer {
+            json: report.json,
+            text: report.text,
+        })
+    };
+    let code = if args.fen == "-" {
+        batch(args.json, answer)?
+    } else {
+        print_answer(&answer(&args.fen)?, args.json)?;
+        if interrupted() {
+            ExitCode::from(130)
+        } else {
+            ExitCode::SUCCESS
+        }
+    };
+    if let Some(file) = pgn_file {
+        std::fs::write(file, pgn.into_inner())
+            .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", file.display())))?;
+    }
+    Ok(code)
 }

@@ -11,6 +11,7 @@ mod interactive;
 mod lines;
 mod output;
 mod proof;
+mod proofgame;
 mod script;
 mod session;
 

@@ -11,7 +11,8 @@ use std::{
 
 use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
-    line_notation, prove, solve, to_pgn, LegalPruner, Progress, Proof, SolveParams, DEFAULT_EXTRA,
+    line_notation, prove, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
+    SolveParams, DEFAULT_EXTRA,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Board, Color, Piece, Role, Square};
@@ -170,6 +171,7 @@ impl Session {
             "check" => self.check(),
             "solve" => self.solve(rest, hooks)?,
             "prove" => self.prove(rest, hooks)?,
+            "proofgame" => self.proofgame(rest, hooks)?,
             "solutions" => self.solutions()?,
             "step" => self.step_into(rest)?,
             "mark" => self.mark(rest)?,
@@ -510,6 +512,55 @@ impl Session {
             });
             text.push_str("\n(step 1 walks into it)");
         }
+        Ok(text)
+    }
+
+    /// `proofgame N [plies P] [max M] [pgn FILE]`: the games of N moves from the initial array
+    /// that reach the current position; they become the solutions `step K` walks into.
+    fn proofgame(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
+        const USAGE: &str = "usage: proofgame N [max M] [pgn FILE] (N moves, N.5 with Black to move), or proofgame plies P ...";
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let (plies, options) = match words.as_slice() {
+            ["plies", p, rest @ ..] => (crate::proofgame::parse_plies(p)?, rest),
+            [n, rest @ ..] => (crate::proofgame::parse_moves(n)?, rest),
+            [] => return Err(USAGE.into()),
+        };
+        let mut request = crate::proofgame::Request {
+            plies,
+            ..crate::proofgame::Request::default()
+        };
+        let mut pgn_file = None;
+        for pair in options.chunks(2) {
+            match pair {
+                ["max", m] => {
+                    request.max = Some(m.parse().map_err(|_| format!("max '{m}' is not a count"))?);
+                }
+                ["pgn", file] => pgn_file = Some(*file),
+                _ => return Err(USAGE.into()),
+            }
+        }
+        let pos = self.position().clone();
+        crate::proofgame::check_side(&pos, plies)?;
+        let params = ProofGameParams {
+            cancel: Some(Arc::clone(&hooks.cancel)),
+            progress: Some(&mut *hooks.progress),
+            ..ProofGameParams::default()
+        };
+        let found = crate::proofgame::search(&pos, request, &self.cages, params);
+        let report = crate::proofgame::Report::new(&pos, plies, &found)?;
+        let mut text = report.text.trim_end().to_owned();
+        if let Some(file) = pgn_file {
+            let pgn = crate::proofgame::pgn(&pos, &found.games)?;
+            std::fs::write(file, pgn).map_err(|e| format!("cannot write {file}: {e}"))?;
+            let _ = write!(text, "\nwrote {file}");
+        }
+        if !found.games.is_empty() {
+            text.push_str("\n(step K walks into game K, from its last move)");
+        }
+        self.found = Some(Found {
+            root: self.current,
+            lines: found.games,
+        });
         Ok(text)
     }
 

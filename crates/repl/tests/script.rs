@@ -387,3 +387,28 @@ fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
         "{text}"
     );
 }
+
+#[test]
+fn proofgame_lists_games_forward_and_step_walks_into_one() {
+    let out = run_script(
+        &[],
+        "board rn1qkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR w\nproofgame 4\nproofgame 3.5\nstep 1\nhistory\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        stderr(&out).contains("White is to move, but in this position Black is"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        text.contains("1 proof game in 3.5 moves (7 plies)")
+            && text.contains("unique")
+            && text.contains("1. 1.e3 d6 2.Qh5 Bg4 3.e4 Bd1 4.Qxd1"),
+        "{text}"
+    );
+    assert!(text.contains("solution 1"), "{text}");
+    assert!(
+        text.contains("Qh5xBd1"),
+        "the history retracts the game: {text}"
+    );
+}
