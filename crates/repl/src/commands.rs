@@ -28,7 +28,7 @@ use crate::{
 static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// The interrupt flag, with the Ctrl-C handler installed the first time it is asked for.
-fn interrupt_flag() -> Arc<AtomicBool> {
+pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     Arc::clone(INTERRUPT.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let setter = Arc::clone(&flag);
@@ -104,6 +104,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 game_clocks,
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
+        }
+        Some(Command::Retractor(args)) => {
+            print_answer(&crate::retractor::answer(&args)?, args.json)?;
+            Ok(if interrupted() {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Some(Command::Perft { position, depth }) => {
             let depth = parse_depth(&depth)?;

@@ -10,6 +10,7 @@ mod help;
 mod interactive;
 mod output;
 mod proof;
+mod retractor;
 mod script;
 mod session;
 

@@ -10,6 +10,7 @@ mod engine;
 mod facts;
 mod forward;
 mod pgn;
+pub mod retractor;
 mod table;
 
 use std::{
@@ -24,6 +25,9 @@ use engine::{with_policy, Search};
 pub use facts::GameFacts;
 use facts::LostRights;
 pub use pgn::{to_pgn, PgnError};
+pub use retractor::{
+    solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,
+};
 
 /// Decides that a position cannot occur in a game, so no line may pass through it.
 ///
