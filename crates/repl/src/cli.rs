@@ -100,6 +100,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
     },
+    /// Solve a retractor: White retracts N moves (Black in between), then a forward goal.
+    Retractor(crate::retractor::RetractorArgs),
     /// Start the interactive retractor (the default).
     Repl {
         /// Run the commands of FILE instead of reading a terminal.

@@ -29,7 +29,7 @@ use crate::{
 static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// The interrupt flag, with the Ctrl-C handler installed the first time it is asked for.
-fn interrupt_flag() -> Arc<AtomicBool> {
+pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     Arc::clone(INTERRUPT.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let setter = Arc::clone(&flag);
@@ -135,6 +135,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 max_nodes,
             };
             proofgame_command(&position, request, pgn.as_deref(), &store)
+        }
+        Some(Command::Retractor(args)) => {
+            print_answer(&crate::retractor::answer(&args)?, args.json)?;
+            Ok(if interrupted() {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Some(Command::Perft { position, depth }) => {
             let depth = parse_depth(&depth)?;
@@ -443,9 +451,6 @@ struct SolveRequest {
     auto_cages: bool,
 }
 
-/// The most refuted candidates `solve` explains.
-const REFUTATIONS_SHOWN: usize = 10;
-
 /// `solve`: every sequence of the last N moves.
 fn solve(
     pos: &RetroPosition,
@@ -507,37 +512,11 @@ fn solve(
     for (i, line) in lines.iter().enumerate() {
         text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
     }
-    let refuted: Vec<Value> = found
-        .refuted
-        .iter()
-        .map(|r| {
-            let squares: Vec<String> = r.reason.squares.iter().map(ToString::to_string).collect();
-            json!({
-                "line": retrace_search::line_notation(pos, &r.line),
-                "reason": { "code": r.reason.code.as_str(), "message": r.reason.message, "squares": squares },
-            })
-        })
-        .collect();
-    if !found.refuted.is_empty() {
-        text.push_str("refuted by cages:\n");
-        for r in found.refuted.iter().take(REFUTATIONS_SHOWN) {
-            text.push_str(&format!(
-                "      {}? after it, {}\n",
-                retrace_search::line_notation(pos, &r.line).join(" "),
-                r.reason.message
-            ));
-        }
-        if found.refuted.len() > REFUTATIONS_SHOWN {
-            text.push_str(&format!(
-                "      ... and {} more\n",
-                found.refuted.len() - REFUTATIONS_SHOWN
-            ));
-        }
-    }
+    text.push_str(&crate::output::refutations_text(pos, &found.refuted));
     Ok(Answer {
         json: json!({
             "solutions": lines,
-            "refuted": refuted,
+            "refuted": crate::output::refutations_json(pos, &found.refuted),
             "complete": found.complete,
             "nodes": found.nodes,
             "elapsed_ms": elapsed_ms,

@@ -12,6 +12,7 @@ mod lines;
 mod output;
 mod proof;
 mod proofgame;
+mod retractor;
 mod script;
 mod session;
 

@@ -12,7 +12,7 @@ use std::{
 use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
     line_notation, prove, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
-    SolveParams, DEFAULT_EXTRA,
+    SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Board, Color, Piece, Role, Square};
@@ -467,7 +467,9 @@ impl Session {
             progress: Some(&mut *hooks.progress),
             ..SolveParams::default()
         };
-        let found = solve(&pos, params, &LegalPruner::with_cages(&self.cages));
+        let pruner = LegalPruner::with_cages(&self.cages)
+            .with_cage_finding(request.auto_cages.then_some(SEARCH_CAGE_LIMITS));
+        let found = solve(&pos, params, &pruner);
         let count = found.lines.len();
         let mut text = format!(
             "{count} solution{}{} ({} nodes, {:.1} ms)",
@@ -480,12 +482,17 @@ impl Session {
             found.nodes,
             found.elapsed.as_secs_f64() * 1e3
         );
+        let refuted = crate::output::refutations_text(&pos, &found.refuted);
         self.found = Some(Found {
             root: self.current,
             pos,
             lines: found.lines,
         });
         text.push_str(&self.solution_list());
+        if !refuted.is_empty() {
+            text.push('\n');
+            text.push_str(refuted.trim_end());
+        }
         if count > 0 {
             text.push_str("\n(step K walks into solution K)");
         }
@@ -559,6 +566,7 @@ impl Session {
         }
         self.found = Some(Found {
             root: self.current,
+            pos,
             lines: found.games,
         });
         Ok(text)
@@ -865,11 +873,15 @@ struct SolveRequest {
     extra: u32,
     max: Option<usize>,
     no_uncapture: [bool; 2],
+    /// Whether candidate lines go through the automatic cage attempt (`auto-cages off` to see the
+    /// candidates a cage kills).
+    auto_cages: bool,
 }
 
 impl SolveRequest {
     fn parse(args: &str) -> Result<SolveRequest, String> {
-        let usage = "usage: solve N [extra E] [max M] [no-uncapture white|black|both]";
+        let usage =
+            "usage: solve N [extra E] [max M] [no-uncapture white|black|both] [auto-cages on|off]";
         let mut words = args.split_whitespace();
         let depth = parse_depth(words.next().ok_or(usage)?)?;
         let mut request = SolveRequest {
@@ -877,6 +889,7 @@ impl SolveRequest {
             extra: DEFAULT_EXTRA,
             max: None,
             no_uncapture: [false; 2],
+            auto_cages: true,
         };
         while let Some(word) = words.next() {
             let value = words.next().ok_or(usage)?;
@@ -895,6 +908,13 @@ impl SolveRequest {
                         "white" | "w" => [false, true],
                         "black" | "b" => [true, false],
                         "both" => [true, true],
+                        _ => return Err(usage.into()),
+                    }
+                }
+                "auto-cages" => {
+                    request.auto_cages = match value {
+                        "on" => true,
+                        "off" => false,
                         _ => return Err(usage.into()),
                     }
                 }

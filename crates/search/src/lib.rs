@@ -11,6 +11,7 @@ mod facts;
 mod forward;
 mod pgn;
 mod proofgame;
+pub mod retractor;
 mod table;
 
 use std::{
@@ -26,6 +27,9 @@ pub use facts::GameFacts;
 use facts::LostRights;
 pub use pgn::{game_score, to_pgn, PgnError};
 pub use proofgame::{proof_games, side_to_move_after, ProofGameParams, ProofGames};
+pub use retractor::{
+    solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,
+};
 
 /// Decides that a position cannot occur in a game, so no line may pass through it.
 ///
