@@ -1,6 +1,6 @@
 //! The cage store: verified cages only, their file format, and their use by the analysis.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Mutex, MutexGuard};
 
@@ -20,6 +20,28 @@ const PROVEN_LIMIT: usize = 200_000;
 
 /// Verification results kept (a cage line and options each).
 const RESULT_LIMIT: usize = 10_000;
+
+/// Claims proven in this process, kept so that no store verifies a cage twice.
+const PROVEN_CLAIMS_LIMIT: usize = 10_000;
+
+/// The cage lines proven in this process by any store (a proof holds whatever store made it:
+/// other cages and learnt nodes only ever help a proof, never make one).
+static PROVEN_CLAIMS: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+
+/// Whether `line` was proven earlier in this process.
+fn proven_before(line: &str) -> bool {
+    let claims = PROVEN_CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
+    claims.as_ref().is_some_and(|set| set.contains(line))
+}
+
+/// Remembers that `line` is proven.
+fn remember_claim(line: String) {
+    let mut claims = PROVEN_CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
+    let set = claims.get_or_insert_with(HashSet::new);
+    if set.len() < PROVEN_CLAIMS_LIMIT {
+        set.insert(line);
+    }
+}
 
 /// What verifications through a store learnt: results, and nodes proven to have no realization.
 #[derive(Default)]
@@ -114,10 +136,24 @@ impl CageStore {
     }
 
     /// Verifies `cage` with the cages already stored and keeps it if it is proven (a cage already
-    /// in the store is not added twice). Refuses a malformed or unproven claim.
+    /// in the store is not added twice). Refuses a malformed or unproven claim. A claim proven
+    /// earlier in this process (by any store) is not verified again: its verification says 0 nodes.
     pub fn insert(&mut self, cage: Cage) -> Result<Verification, CageError> {
         cage.validate()?;
-        let v = verify(&cage, self);
+        let line = cage.to_string();
+        let v = if proven_before(&line) {
+            Verification {
+                verified: true,
+                escape: Vec::new(),
+                nodes: 0,
+                failure: None,
+            }
+        } else {
+            verify(&cage, self)
+        };
+        if v.verified {
+            remember_claim(line);
+        }
         if !v.verified {
             return Err(CageError::NotVerified {
                 failure: v
