@@ -58,7 +58,9 @@
 //!   units). This forbids pawn captures in the zone when the missing-unit count rules them out.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt;
 
 use shakmaty::{
@@ -344,7 +346,7 @@ impl Generator {
         Generator {
             zone,
             hwa_only,
-            pawns: HashMap::new(),
+            pawns: HashMap::default(),
             exit,
         }
     }
@@ -874,10 +876,10 @@ impl<'s> Search<'s> {
             depth: cage.depth,
             max_nodes: options.max_nodes,
             nodes: 0,
-            tt: HashMap::new(),
+            tt: HashMap::default(),
             path: Vec::new(),
             nesting: 0,
-            unproven: HashSet::new(),
+            unproven: HashSet::default(),
         }
     }
 
@@ -939,10 +941,10 @@ impl<'s> Search<'s> {
             depth: self.depth,
             max_nodes: budget,
             nodes: 0,
-            tt: HashMap::new(),
+            tt: HashMap::default(),
             path: Vec::new(),
             nesting: self.nesting + 1,
-            unproven: HashSet::new(),
+            unproven: HashSet::default(),
         };
         let proven = sub.explore(reduced.clone(), false).is_ok();
         self.nodes += sub.nodes;

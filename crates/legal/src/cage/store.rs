@@ -1,6 +1,8 @@
 //! The cage store: verified cages only, their file format, and their use by the analysis.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::sync::{Mutex, MutexGuard};
 
@@ -48,7 +50,7 @@ fn remember_claim(line: String) {
 struct Cache {
     /// Result, and the store's (cages, proven nodes) counts when it was computed: a negative result
     /// is reused only while neither has grown.
-    results: HashMap<(String, VerifyOptions), (Verification, usize, usize)>,
+    results: std::collections::HashMap<(String, VerifyOptions), (Verification, usize, usize)>,
     proven: HashMap<Node, Vec<ByColor<u8>>>,
     proven_count: usize,
 }
