@@ -716,13 +716,14 @@ impl Session {
         }
     }
 
-    /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N]`.
+    /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N] [nodes N]`.
     fn cage_verify(&mut self, args: &str) -> Result<String, String> {
         let board = self.position().board().clone();
         let mut words = args.split_whitespace().peekable();
         let mut selected = board.occupied();
         let mut zone = None;
         let mut depth = None;
+        let mut options = retrace_legal::cage::VerifyOptions::default();
         let mut except = false;
         let mut listed = shakmaty::Bitboard::EMPTY;
         while let Some(word) = words.next() {
@@ -740,6 +741,14 @@ impl Session {
                             .map_err(|_| format!("depth '{n}' is not a number"))?,
                     );
                 }
+                "nodes" => {
+                    let n = words.next().ok_or("nodes needs a number")?;
+                    options.max_nodes = n
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("nodes '{n}' is not a positive number"))?;
+                }
                 squares => listed |= parse_square_list(squares)?,
             }
         }
@@ -755,7 +764,7 @@ impl Session {
         }
         let frozen = self.position().frozen() & selected;
         let cage = Cage::from_parts(cage_board, zone, frozen, depth).map_err(|e| e.to_string())?;
-        match self.cages.insert(cage.clone()) {
+        match self.cages.insert_with(cage.clone(), &options) {
             Ok(v) => Ok(format!(
                 "verified in {} nodes and stored as cage {}: {cage}",
                 v.nodes,

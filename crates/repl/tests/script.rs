@@ -428,3 +428,20 @@ fn solve_in_the_repl_finds_the_cage_itself_and_says_why_each_capture_dies() {
         "{text}"
     );
 }
+
+#[test]
+fn cage_verify_in_the_repl_takes_a_node_budget() {
+    let out = run_script(
+        &[],
+        "fen 4k3/8/8/8/8/2N2NP1/4PPrP/7K w - -\ncage verify all but e8 nodes 1\n\
+         cage verify all but e8 nodes x\ncage verify all but e8 nodes 5000\n",
+    );
+    let err = stderr(&out);
+    assert!(err.contains("gave up after 1 nodes"), "{err}");
+    assert!(err.contains("nodes 'x' is not a positive number"), "{err}");
+    let text = stdout(&out);
+    assert!(
+        text.contains("stored as cage 1: 8/8/8/8/8/2N2NP1/4PPrP/7K"),
+        "{text}"
+    );
+}

@@ -10,7 +10,7 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Board, ByColor, Color, Role};
 
 use super::format::{Cage, CageError};
-use super::search::{covers, verify, Node, State, Verification, VerifyOptions};
+use super::search::{covers, verify_with, Node, State, Verification, VerifyOptions};
 use crate::{
     checks::color_name,
     types::{squares_text, Reason, ReasonCode},
@@ -141,6 +141,15 @@ impl CageStore {
     /// in the store is not added twice). Refuses a malformed or unproven claim. A claim proven
     /// earlier in this process (by any store) is not verified again: its verification says 0 nodes.
     pub fn insert(&mut self, cage: Cage) -> Result<Verification, CageError> {
+        self.insert_with(cage, &VerifyOptions::default())
+    }
+
+    /// [`CageStore::insert`] with the verification's options (its node budget).
+    pub fn insert_with(
+        &mut self,
+        cage: Cage,
+        options: &VerifyOptions,
+    ) -> Result<Verification, CageError> {
         cage.validate()?;
         let line = cage.to_string();
         let v = if proven_before(&line) {
@@ -151,7 +160,7 @@ impl CageStore {
                 failure: None,
             }
         } else {
-            verify(&cage, self)
+            verify_with(&cage, self, options)
         };
         if v.verified {
             remember_claim(line);
