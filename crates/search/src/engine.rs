@@ -319,7 +319,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 return true;
             }
             let line = self.witness(pos, plies, index);
+            // The positions of the line, each with the plies left below it.
             let mut at = pos.clone();
+            let mut on_line = vec![(at.zobrist(), plies)];
             let mut caged = None;
             for (i, &r) in line.iter().enumerate() {
                 at.retract_in_place(r);
@@ -327,14 +329,20 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     caged = Some((line[..=i].to_vec(), reason));
                     break;
                 }
+                on_line.push((at.zobrist(), plies - 1 - i as u32));
             }
-            match caged {
-                None => return true,
-                Some(found) => {
-                    // Lines found through the caged position are no longer histories.
-                    self.history.forget_found();
-                    last = Some(found);
-                }
+            if caged.is_none() && line.len() == plies as usize {
+                return true;
+            }
+            // The entries that vouched for this line are wrong now (the caged position, which
+            // `child` refuses from now on, or an entry made stale by an earlier cage): forget
+            // them, and search again.
+            let rights = LostRights::default().key();
+            for (key, left) in on_line {
+                self.history.forget(key ^ rights, left);
+            }
+            if caged.is_some() {
+                last = caged;
             }
         }
         true
@@ -410,7 +418,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         for step in 0..plies {
             let left = plies - step - 1;
             let index = first + step;
-            let next = pos.retractions().into_iter().find_map(|r| {
+            // In the order of the existence search, so that the line it found is found again from
+            // its table, without new searches below retractions it never tried.
+            let next = existence_order(&pos).into_iter().find_map(|r| {
                 let child = self.child(&pos, r, index)?;
                 self.has_history(&child, left, index + 1)
                     .then_some((r, child))

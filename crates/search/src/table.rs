@@ -62,9 +62,8 @@ impl<V: Copy> Table<V> {
 }
 
 impl Table<bool> {
-    /// Forgets every positive entry (a line found), keeping the negative ones: for when a position
-    /// that lines may pass through is found illegal, which can only remove lines.
-    pub(crate) fn forget_found(&mut self) {
-        self.map.retain(|_, found| !*found);
+    /// Forgets the entry of `key` at `depth`.
+    pub(crate) fn forget(&mut self, key: u64, depth: u32) {
+        self.map.remove(&slot(key, depth));
     }
 }

@@ -158,7 +158,8 @@ pub fn verify_with(cage: &Cage, store: &CageStore, options: &VerifyOptions) -> V
         return v;
     }
     let mut search = Search::new(cage, store, options);
-    let result = match search.gen.root(cage) {
+    let root = search.gen.root(cage);
+    let result = match root.clone() {
         None => Ok(()),
         Some(root) => match search.explore(root.clone(), false) {
             Err(Failure::DepthLimit(_)) => {
@@ -176,6 +177,9 @@ pub fn verify_with(cage: &Cage, store: &CageStore, options: &VerifyOptions) -> V
         Ok(()) => {
             if !options.hwa_only {
                 store.remember_proven(search.tt);
+                if let Some(root) = &root {
+                    store.learn(root);
+                }
             }
             Verification {
                 verified: true,
@@ -924,7 +928,10 @@ impl<'s> Search<'s> {
     /// what is known or by a search of its own within a quarter of the nodes left.
     fn prove_reduced(&mut self, mut reduced: State) -> bool {
         // A reduced node that breaks a node rule has no realization, and so neither has the node.
-        if !self.gen.finish(&mut reduced) || self.closed(&reduced) {
+        if !self.gen.finish(&mut reduced)
+            || self.closed(&reduced)
+            || self.store.proves_by_containment(&reduced)
+        {
             return true;
         }
         if self.unproven.contains(&reduced.node) {
@@ -949,6 +956,7 @@ impl<'s> Search<'s> {
         let proven = sub.explore(reduced.clone(), false).is_ok();
         self.nodes += sub.nodes;
         if proven {
+            self.store.learn(&reduced);
             // Every node the successful search expanded has no realization: it closes branches
             // here as an expanded node would.
             for (node, rems) in sub.tt {
@@ -1008,7 +1016,7 @@ impl<'s> Search<'s> {
             if let Some(f) = Self::escaped(root) {
                 return Err(f);
             }
-            if self.closed(root) {
+            if self.closed(root) || self.store.proves_by_containment(root) {
                 return Ok(());
             }
             if self.depth == 0 {

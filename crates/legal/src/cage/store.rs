@@ -20,6 +20,9 @@ use crate::{
 /// Nodes of successful searches kept for later verifications.
 const PROVEN_LIMIT: usize = 200_000;
 
+/// Learnt cages kept (roots of successful verifications, matched by containment).
+const LEARNT_LIMIT: usize = 512;
+
 /// Verification results kept (a cage line and options each).
 const RESULT_LIMIT: usize = 10_000;
 
@@ -53,6 +56,32 @@ struct Cache {
     results: std::collections::HashMap<(String, VerifyOptions), (Verification, usize, usize)>,
     proven: HashMap<Node, Vec<ByColor<u8>>>,
     proven_count: usize,
+    /// The roots of successful verifications (claims and reduced nodes): each has no realization,
+    /// so neither has any node or position that contains it (see [`learnt_covers`]).
+    learnt: Vec<State>,
+}
+
+/// Whether every realization of a node with units `board`, frozen units `frozen`, pending unit
+/// `pending` and allowances `rem` realizes the learnt node `l`, which has none: `l`'s units stand
+/// on `board` (same squares, colours and roles), its frozen units are frozen, its pending unit (if
+/// any) is the pending one, and `rem` allows no more captures than `l`'s allowances.
+fn learnt_covers(
+    l: &State,
+    board: &Board,
+    frozen: Bitboard,
+    pending: Option<shakmaty::Square>,
+    rem: &ByColor<u8>,
+) -> bool {
+    l.node.board.occupied().is_subset(board.occupied())
+        && Color::ALL
+            .into_iter()
+            .all(|c| l.node.board.by_color(c).is_subset(board.by_color(c)))
+        && Role::ALL
+            .into_iter()
+            .all(|r| l.node.board.by_role(r).is_subset(board.by_role(r)))
+        && l.node.frozen.is_subset(frozen)
+        && (l.node.pending.is_none() || l.node.pending == pending)
+        && covers(&l.rem, rem)
 }
 
 /// Verified cages, exported and imported as a cage file; the analysis uses them through
@@ -299,6 +328,35 @@ impl CageStore {
             .proven
             .get(node)
             .is_some_and(|seen| seen.iter().any(|r| covers(r, &state.rem)))
+    }
+
+    /// Whether a learnt cage (see [`CageStore::learn`]) is contained in the node `state`. A
+    /// linear scan: asked of the roots of searches (claims and reduced nodes), not of every node.
+    pub(crate) fn proves_by_containment(&self, state: &State) -> bool {
+        let node = &state.node;
+        self.cache()
+            .learnt
+            .iter()
+            .any(|l| learnt_covers(l, &node.board, node.frozen, node.pending, &state.rem))
+    }
+
+    /// Keeps the root of a successful verification (a claim or a reduced node) for matching by
+    /// containment at the roots of later verifications (the claims of the automatic cage attempt
+    /// in a search among them).
+    pub(crate) fn learn(&self, root: &State) {
+        let mut cache = self.cache();
+        let known = cache.learnt.iter().any(|l| {
+            learnt_covers(
+                l,
+                &root.node.board,
+                root.node.frozen,
+                root.node.pending,
+                &root.rem,
+            )
+        });
+        if !known && cache.learnt.len() < LEARNT_LIMIT {
+            cache.learnt.push(root.clone());
+        }
     }
 
     /// Keeps the nodes of a successful search (each has no realization).
