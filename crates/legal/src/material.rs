@@ -205,6 +205,7 @@ pub(crate) fn captures(
     if promoted.total > 0 && pawns.count() + promoted.total as usize <= 8 {
         let demands = promotion::demands(pos, statics, color);
         let found = promotion::min_captures(color, pawns, &demands, statics);
+        out.extend(promotion::no_promotion_square(pos, statics, color));
         if found.is_none_or(|c| c + by_pieces > missing) && by_pawns + by_pieces <= missing {
             out.push(promotion::reason(
                 color, &demands, found, by_pieces, missing,

@@ -26,13 +26,13 @@
 use std::cell::RefCell;
 
 use retrace_unmove::RetroPosition;
-use shakmaty::{Bitboard, Color, File, Rank, Square};
+use shakmaty::{Bitboard, Board, Color, File, Rank, Square};
 
 use crate::{
     checks::color_name,
     material::classes,
     pawns::plain_cost,
-    statics::{promotion_squares, region, timed_forward, Statics, TimedList},
+    statics::{promotion_squares, region_cut, timed_forward, Statics, TimedList},
     types::{squares_text, Reason, ReasonCode},
 };
 
@@ -52,26 +52,48 @@ pub(crate) struct Demand {
     pub squares: Bitboard,
 }
 
+/// The promotion squares of `color` the unit on `sq` can have been promoted on (`promo`: the
+/// usable promotion squares). For a unit proven promoted, those the statics found with the pawn
+/// timing; otherwise those of its region, flooded with the moves of pawns of known history cut (no
+/// unit ever moved between their two squares), less those from which a single such pawn walls a
+/// unit in (the corner b1 behind b2, c2 and a pawn on b3 from a2: the unit never got out of its
+/// small region).
+pub(crate) fn origins_of(
+    board: &Board,
+    statics: &Statics,
+    promo: Bitboard,
+    sq: Square,
+) -> Bitboard {
+    let found = statics.promoted_from.0[usize::from(sq)];
+    if found.any() {
+        return found;
+    }
+    let Some(role) = board.role_at(sq) else {
+        return Bitboard::EMPTY;
+    };
+    let plain = region_cut(
+        role,
+        sq,
+        !statics.fixed,
+        Bitboard::EMPTY,
+        64,
+        &statics.timed,
+    ) & promo;
+    plain
+        .into_iter()
+        .filter(|&q| {
+            statics.timed.iter().all(|t| {
+                timed_forward(role, q, statics.fixed, t, PEN).is_none_or(|pen| pen.contains(sq))
+            })
+        })
+        .collect()
+}
+
 /// The promoted units of `color` with the promotion squares each can have come from.
 pub(crate) fn demands(pos: &RetroPosition, statics: &Statics, color: Color) -> Vec<Demand> {
     let board = pos.board();
     let promo = promotion_squares(color, statics.fixed);
-    let origin = |sq: Square| -> Bitboard {
-        let Some(role) = board.role_at(sq) else {
-            return Bitboard::EMPTY;
-        };
-        let plain = region(role, sq, !statics.fixed, Bitboard::EMPTY, 64) & promo;
-        // A promotion square from which a pawn with a known history walls a unit in (the corner
-        // b1 behind b2, c2 and a pawn on b3 from a2): the unit never got out of its small region.
-        plain
-            .into_iter()
-            .filter(|&q| {
-                statics.timed.iter().all(|t| {
-                    timed_forward(role, q, statics.fixed, t, PEN).is_none_or(|pen| pen.contains(sq))
-                })
-            })
-            .collect()
-    };
+    let origin = |sq: Square| origins_of(board, statics, promo, sq);
     let mut out = Vec::new();
     for class in classes(pos, color) {
         let forced = class.units & statics.promoted;
@@ -372,4 +394,71 @@ pub(crate) fn reason(
         ),
         squares,
     )
+}
+
+/// The [`ReasonCode::NoPromotionSquare`] reason of `color`, if a kind of unit has more units that
+/// cannot have been promoted than originals.
+///
+/// Proof: a unit of a kind is an original (one per home square not proven empty for ever) or was
+/// promoted on a square of [`origins_of`] (every square a promoted unit visited after its promotion
+/// is in the region flooded from its square, and its promotion square too). A unit whose origins
+/// are empty is an original, so there cannot be more of them than originals. The white rooks on
+/// d4, e4 and e5 behind black pawns on a7, c7, e7, f7 and h7 that never moved and on b6, d6 and g6
+/// that came from b7, d7 and g7 in one move: a rook promoted on the eighth rank never leaves it
+/// (only b7, d7 and g7 open below it, each a dead end), so all three are originals, one too many.
+pub(crate) fn no_promotion_square(
+    pos: &RetroPosition,
+    statics: &Statics,
+    color: Color,
+) -> Option<Reason> {
+    let board = pos.board();
+    let promo = promotion_squares(color, statics.fixed);
+    for class in classes(pos, color) {
+        let free = class.units & !statics.promoted;
+        let available = (class.originals & !*statics.stuck_missing.get(color)).count();
+        if free.count() <= available {
+            continue;
+        }
+        let stuck: Bitboard = free
+            .into_iter()
+            .filter(|&sq| origins_of(board, statics, promo, sq).is_empty())
+            .collect();
+        if stuck.count() <= available {
+            continue;
+        }
+        let timed: Vec<String> = statics
+            .timed
+            .iter()
+            .map(|t| format!("{} from {}", t.to, t.from))
+            .collect();
+        let mut squares = stuck;
+        let walls = if timed.is_empty() {
+            "units that never moved wall them off".to_string()
+        } else {
+            for t in statics.timed.iter() {
+                squares = squares.with(t.to).with(t.from);
+            }
+            format!(
+                "units that never moved and pawns that made one move from a known square ({}: no \
+                 unit ever passed between its two squares) wall them off",
+                timed.join(", ")
+            )
+        };
+        return Some(Reason::new(
+            ReasonCode::NoPromotionSquare,
+            format!(
+                "{} has {} {} (on {}) for {available} original{}, so some were promoted, but none \
+                 of those on {} can have come from a promotion square: {walls}, so a unit promoted \
+                 there never reached them",
+                color_name(color),
+                class.units.count(),
+                class.name,
+                squares_text(class.units),
+                if available == 1 { "" } else { "s" },
+                squares_text(stuck),
+            ),
+            squares,
+        ));
+    }
+    None
 }

@@ -1,0 +1,56 @@
+//! Deductions of a retro solver (issue 11): walls in time made of pawns that moved once or never,
+//! pens and the promoted units that cannot leave them, units that stand where they cannot have
+//! entered, and captures counted with the pawns' walks. Each position was built for the issue; each
+//! comes with a legal near miss that the analysis must leave alone.
+
+mod support;
+
+use retrace_legal::ReasonCode::*;
+use shakmaty::Square;
+use support::{assert_illegal, assert_legal};
+
+/// b7, d7, e7 and h7 never moved; a6 came from a7, so b6 came from c7 and h6 from g7 (g7 is the
+/// only origin left): at every moment each square of the sixth rank was attacked or occupied.
+#[test]
+fn king_behind_pawns_that_moved_once() {
+    let a = assert_illegal("2k5/Kp1pp2p/pp5p/8/8/8/8/8 w - -", KingNoPath);
+    let squares = &a.reasons[0].squares;
+    assert!(squares.contains(&Square::B6) && squares.contains(&Square::C7));
+    // c6 instead of b6: it came straight from c7, and b6 opens once a7 and c7 have moved.
+    assert_legal("2k5/Kp1pp2p/p1p4p/8/8/8/8/8 w - -");
+    // Without the pawn on d7, e6 is open and the king walks round by d7 and c8.
+    assert_legal("2k5/Kp2p2p/pp5p/8/8/8/8/8 w - -");
+}
+
+/// Three white rooks, no white pawn: one was promoted, but every promotion square lies in a pen of
+/// the eighth rank with dead ends b7, d7 and g7 that no rook ever leaves.
+#[test]
+fn promoted_rook_shut_in_the_pen_of_its_promotion() {
+    assert_illegal(
+        "4k3/p1p1pp1p/1p1p2p1/4R3/3RR3/8/8/4K3 b - -",
+        NoPromotionSquare,
+    );
+    // g5 instead of g6: the g-pawn moved twice, so g6 and g7 open the pen after it passed.
+    assert_legal("4k3/p1p1pp1p/1p1p4/4R1p1/3RR3/8/8/4K3 b - -");
+    // Two rooks only: both can be originals.
+    assert_legal("4k3/p1p1pp1p/1p1p2p1/4R3/3R4/8/8/4K3 b - -");
+}
+
+/// The bishop on b1 can only have been promoted there (a2 is a dead end once a2xb3 was played),
+/// from a2: a black pawn walked to the a-file and captured on b1, two captures for one missing unit.
+#[test]
+fn unit_promoted_where_it_stands_is_charged_its_walk() {
+    let a = assert_illegal(
+        "8/p6k/8/8/8/1P1P1P2/NPP1BRPP/1bKR1QBN w - -",
+        PromotionsNeedCaptures,
+    );
+    assert!(a.reasons[0].message.contains("b1"));
+    // The simpler case stays proven.
+    assert_illegal(
+        "7k/p7/8/8/8/1P6/NPPPPPPP/RbBQKB1R w - -",
+        PromotionsNeedCaptures,
+    );
+    // White misses three units (a pawn, the g1 knight and the dark bishop): a3 and b1 can be the
+    // squares of the two captures.
+    assert_legal("8/p6k/8/8/8/1P1P1P2/NPP1BRPP/1bKR1Q2 w - -");
+}
