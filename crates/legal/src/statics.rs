@@ -843,12 +843,53 @@ fn pen_of(role: Role, home: Square, fixed: Bitboard, timed: &TimedList) -> Optio
     pen
 }
 
+/// The squares a pawn of `by` can have landed on with a capture, at some moment of the game.
+///
+/// With all eight pawns of `by` on the board, no pawn of `by` ever left it, so every capture by a
+/// pawn was made by one of them on its way to its square: a pawn that never moved made none, a pawn
+/// of known history made at most one, on its square, and any other pawn only on squares it can have
+/// walked through: `k` ranks behind it, files at most `k` away (not its second rank).
+/// With fewer pawns the others may have been anywhere, and every square is returned.
+pub(crate) fn pawn_landings(
+    board: &Board,
+    fixed: Bitboard,
+    timed: &TimedList,
+    by: Color,
+) -> Bitboard {
+    let pawns = board.by_piece(by.pawn());
+    if pawns.count() < 8 {
+        return Bitboard::FULL;
+    }
+    let mut out = Bitboard::EMPTY;
+    for sq in pawns & !fixed {
+        if let Some(t) = timed.iter().find(|t| t.to == sq) {
+            if t.from.file() != t.to.file() {
+                out.add(sq);
+            }
+            continue;
+        }
+        let advanced = crate::pawns::advance(by, sq);
+        for back in 0..advanced {
+            let Some(behind) = sq.offset(if by.is_white() { -8 } else { 8 } * back) else {
+                continue;
+            };
+            for file in File::ALL {
+                if (file as i32 - behind.file() as i32).abs() <= back {
+                    out.add(Square::from_coords(file, behind.rank()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Pens of `color`'s originals: the squares each original can ever have visited, through non-static
 /// squares. If a pen holds fewer units of the kind than originals start in it, the others were
 /// captured inside it; if no enemy pawn can ever capture on a square of the pen, pieces made those
 /// captures. Kings are never captured and are left out.
 fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
     let open = !fixed;
+    let landings = pawn_landings(board, fixed, &out.timed, color.other());
     for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
         let mut done = Bitboard::EMPTY;
         for home in homes(color, role) & open {
@@ -870,7 +911,7 @@ fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
                 }
             }
             out.stuck_missing.get_mut(color).add(gone);
-            let pawn_reach = seen
+            let pawn_reach = (seen & landings)
                 .into_iter()
                 .any(|q| !attacks::pawn_attacks(color, q).is_subset(fixed));
             if !pawn_reach {

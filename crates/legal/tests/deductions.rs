@@ -54,3 +54,37 @@ fn unit_promoted_where_it_stands_is_charged_its_walk() {
     // squares of the two captures.
     assert_legal("8/p6k/8/8/8/1P1P1P2/NPP1BRPP/1bKR1Q2 w - -");
 }
+
+/// g7 never moved, so h6 came from h7 in one move: the white pawn on h7 arrived after it, and not
+/// from h6, so by a capture; but Black has all sixteen units.
+#[test]
+fn pawn_on_a_square_an_enemy_pawn_left_arrived_by_a_capture() {
+    assert_illegal(
+        "rnbqkbnr/pppppppP/7p/8/8/8/PPPP4/4K3 b - -",
+        PawnWalksNeedCaptures,
+    );
+    // Black misses its b8 knight: g6xh7 took it there.
+    assert_legal("r1bqkbnr/pppppppP/7p/8/8/8/PPPP4/4K3 b - -");
+    // h5 instead of h6: the h-pawn may have made two moves, but a white pawn on h7 still passed
+    // it, which the crossing rule counts; with a black unit missing it is legal.
+    assert_legal("r1bqkbnr/pppppppP/8/7p/8/8/PPPP4/4K3 b - -");
+}
+
+/// White's rooks never left the first rank and b2, d2 and g2 (b3, d3 and g3 came from there in
+/// one move, a2, c2, e2, f2 and h2 never moved), so both were captured there; no black pawn can
+/// have captured there (all eight are on the board, far away), so pieces did: with h7xg6 that is
+/// three captures for two missing units.
+#[test]
+fn missing_units_captured_in_their_pen_are_counted_with_pawn_captures() {
+    let a = assert_illegal(
+        "rnbqkbnr/ppppppp1/6p1/8/8/1P1P2P1/P1P1PP1P/1NBQKBN1 b - -",
+        TooManyCaptures,
+    );
+    assert_eq!(a.captures.black.total, 3);
+    // White misses its b1 knight too: three captures are possible.
+    assert_legal("rnbqkbnr/ppppppp1/6p1/8/8/1P1P2P1/P1P1PP1P/2BQKBN1 b - -");
+    // d4 instead of d3: the pen opens on d2 and d3 once the d-pawn made two moves.
+    assert_legal("rnbqkbnr/ppppppp1/6p1/8/3P4/1P4P1/P1P1PP1P/1NBQKBN1 b - -");
+    // With a black pawn missing, it may have captured in the pen before it was taken.
+    assert_legal("rnbqkbnr/pppppp2/6p1/8/8/1P1P2P1/P1P1PP1P/1NBQKBN1 b - -");
+}
