@@ -16,7 +16,9 @@
 //! - counting ([`ReasonCode::TooManyUnits`], [`ReasonCode::TooManyPawns`],
 //!   [`ReasonCode::TooManyPromotions`]);
 //! - the pawn structure as an assignment to start files ([`ReasonCode::ImpossiblePawnStructure`],
-//!   [`ReasonCode::TooManyCaptures`]);
+//!   [`ReasonCode::TooManyCaptures`]), sharpened by the walls in time that pawns of known history
+//!   make ([`ReasonCode::PawnWalksNeedCaptures`]), and kinds whose units no promotion square can
+//!   have reached ([`ReasonCode::NoPromotionSquare`]);
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
 //!   [`ReasonCode::BishopCaptureColour`]), the parity of the number of moves
 //!   ([`ReasonCode::ImpossibleParity`]), pens too small for their promoted units
