@@ -103,11 +103,14 @@ pub enum ReasonCode {
     /// moved and past pawns of known history, which needs more captures than the other side's
     /// missing units allow.
     PawnWalksNeedCaptures,
+    /// More units of a kind stand in a pen (walled in time) than originals of that kind start in
+    /// it, and none of them can have been promoted into it.
+    CrowdedHomePen,
 }
 
 impl ReasonCode {
     /// Every code, in a fixed order (for tests and documentation).
-    pub const ALL: [ReasonCode; 25] = [
+    pub const ALL: [ReasonCode; 26] = [
         ReasonCode::RetractingKingInCheck,
         ReasonCode::KingsAdjacent,
         ReasonCode::TooManyCheckers,
@@ -133,6 +136,7 @@ impl ReasonCode {
         ReasonCode::MissingPromotedUnit,
         ReasonCode::NoPromotionSquare,
         ReasonCode::PawnWalksNeedCaptures,
+        ReasonCode::CrowdedHomePen,
     ];
 
     /// The stable snake_case code.
@@ -164,6 +168,7 @@ impl ReasonCode {
             ReasonCode::MissingPromotedUnit => "missing_promoted_unit",
             ReasonCode::NoPromotionSquare => "no_promotion_square",
             ReasonCode::PawnWalksNeedCaptures => "pawn_walks_need_captures",
+            ReasonCode::CrowdedHomePen => "crowded_home_pen",
         }
     }
 

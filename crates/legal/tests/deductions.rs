@@ -88,3 +88,14 @@ fn missing_units_captured_in_their_pen_are_counted_with_pawn_captures() {
     // With a black pawn missing, it may have captured in the pen before it was taken.
     assert_legal("rnbqkbnr/pppppp2/6p1/8/8/1P1P2P1/P1P1PP1P/1NBQKBN1 b - -");
 }
+
+/// a2, b2, c2, d2 and the bishop on c1 never moved, so a rook on a1 or b1 never left those two
+/// squares, where only the rook of a1 started (no white promotion square opens into them).
+#[test]
+fn pen_holds_at_most_the_rooks_that_started_in_it() {
+    assert_illegal("4k3/8/8/8/8/8/PPPP4/RRBK4 b - -", CrowdedHomePen);
+    // One rook: the a1 rook went to b1 once the knight had left.
+    assert_legal("4k3/8/8/8/8/8/PPPP4/1RBK4 b - -");
+    // Without the b-pawn the pen opens at b2: the h1 rook can have come in.
+    assert_legal("4k3/8/8/8/8/8/P1PP4/RRBK4 b - -");
+}
