@@ -1107,3 +1107,69 @@ pub(crate) fn role_name(role: Role) -> &'static str {
         Role::King => "king",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+
+    fn board(fen: &str) -> Board {
+        let fen: Fen = fen.parse().expect("fen");
+        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("position");
+        pos.board().clone()
+    }
+
+    fn fixed_pawns(b: &Board) -> Bitboard {
+        (b.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
+            | (b.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh))
+    }
+
+    #[test]
+    fn an_origin_known_for_one_pawn_is_no_other_pawns() {
+        // a6 can only come from a7 (b7 never moved), so b6 came from c7, not a7.
+        let b = board("2k5/Kp1pp2p/pp5p/8/8/8/8/8 w - - 0 1");
+        let timed = timed_pawns(&b, fixed_pawns(&b));
+        let from = |to: Square| timed.iter().find(|t| t.to == to).map(|t| t.from);
+        assert_eq!(from(Square::A6), Some(Square::A7));
+        assert_eq!(from(Square::B6), Some(Square::C7));
+        assert_eq!(from(Square::H6), Some(Square::G7));
+        // With the a-pawn elsewhere, b6 may have come from a7 or c7: unknown.
+        let b = board("2k5/Kp1pp2p/1p5p/p7/8/8/8/8 w - - 0 1");
+        let timed = timed_pawns(&b, fixed_pawns(&b));
+        assert!(timed.iter().all(|t| t.to != Square::B6));
+    }
+
+    #[test]
+    fn pawn_captures_land_only_behind_the_pawns_on_the_board() {
+        // All eight black pawns on the board: a7..g7 never moved, g6 took on g6 from h7.
+        let b = board("rnbqkbnr/ppppppp1/6p1/8/8/8/8/4K3 w - - 0 1");
+        let fixed = fixed_pawns(&b);
+        let timed = timed_pawns(&b, fixed);
+        let landings = pawn_landings(&b, fixed, &timed, Color::Black);
+        assert_eq!(landings, Bitboard::from_square(Square::G6));
+        // A black pawn on d4 (three ranks down) can have captured on d4, c5, e5 or b6..f6 only.
+        let b = board("rnbqkbnr/ppp1pppp/8/8/3p4/8/8/4K3 w - - 0 1");
+        let landings = pawn_landings(&b, fixed_pawns(&b), &TimedList::default(), Color::Black);
+        assert!(landings.contains(Square::D4) && landings.contains(Square::B6));
+        assert!(!landings.contains(Square::A6) && !landings.contains(Square::D3));
+        assert!(!landings.contains(Square::C4) && !landings.contains(Square::D7));
+        // Seven black pawns: the eighth may have captured anywhere before it left the board.
+        let b = board("rnbqkbnr/ppp1pppp/8/8/8/8/8/4K3 w - - 0 1");
+        let landings = pawn_landings(&b, fixed_pawns(&b), &TimedList::default(), Color::Black);
+        assert_eq!(landings, Bitboard::FULL);
+    }
+
+    #[test]
+    fn a_king_never_stands_where_an_enemy_pawn_captured_in_its_only_move() {
+        let b = board("2k5/Kp1pp2p/pp5p/8/8/8/8/8 w - - 0 1");
+        let fixed = fixed_pawns(&b);
+        let timed = timed_pawns(&b, fixed);
+        let guarded = always_guarded(&b, fixed, &timed, Color::Black);
+        // b6 and h6 (captures from c7 and g7), and what b7, d7, e7 and h7 attack.
+        for sq in [Square::B6, Square::H6, Square::A6, Square::C6, Square::G6] {
+            assert!(guarded.contains(sq), "{sq}");
+        }
+        // a6 came straight from a7: it is guarded by b7 only, and a5 by nothing.
+        assert!(!guarded.contains(Square::A5));
+    }
+}
