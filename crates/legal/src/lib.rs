@@ -125,6 +125,15 @@ impl Analyzer {
     }
 }
 
+/// The board of `fen` (a legal position), for unit tests.
+#[cfg(test)]
+pub(crate) fn test_board(fen: &str) -> shakmaty::Board {
+    use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+    let fen: Fen = fen.parse().expect("fen");
+    let pos: Chess = fen.into_position(CastlingMode::Standard).expect("position");
+    pos.board().clone()
+}
+
 thread_local! {
     static ANALYZER: RefCell<Analyzer> = RefCell::new(Analyzer::new());
 }

@@ -1111,13 +1111,7 @@ pub(crate) fn role_name(role: Role) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
-
-    fn board(fen: &str) -> Board {
-        let fen: Fen = fen.parse().expect("fen");
-        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("position");
-        pos.board().clone()
-    }
+    use crate::test_board as board;
 
     fn fixed_pawns(b: &Board) -> Bitboard {
         (b.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
