@@ -226,7 +226,7 @@ pub(crate) fn captures(
         .filter(|t| t.color == them)
         .map(|t| t.from)
         .collect();
-    if (pawns & left).any() && (fits || promoted.total == 0) && sharper + by_pieces <= missing {
+    if (pawns & left).any() && fits && sharper + by_pieces <= missing {
         let walked = promotion::min_captures(color, pawns, &demands, statics, true);
         if walked.is_none_or(|c| c + by_pieces > missing) {
             out.push(promotion::walk_reason(
