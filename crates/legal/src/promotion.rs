@@ -522,6 +522,7 @@ pub(crate) fn walk_reason(
         squares = squares.with(t.from).with(t.to);
         moves.push(format!("{} came from {} in one move", t.to, t.from));
     }
+    let several = blocked.more_than_one();
     let need = match found {
         Some(c) => format!("at least {c} capture{}", if c == 1 { "" } else { "s" }),
         None => "more captures than any walk allows".into(),
@@ -529,28 +530,21 @@ pub(crate) fn walk_reason(
     Reason::new(
         ReasonCode::PawnWalksNeedCaptures,
         format!(
-            "the {} {} on {} {} where {} pawns stood until their only move ({}), so {} arrived \
-             after it and not from the square that pawn moved to, but by a capture; with the \
-             other pawns {} pawns need {need}, but {}",
+            "the {} {} on {} {} where {} until {} only move ({}), so {} arrived after it \
+             and not from the square that pawn moved to, but by a capture; with the other pawns \
+             {} pawns need {need}, but {}",
             color_adj(color),
-            if blocked.more_than_one() {
-                "pawns"
-            } else {
-                "pawn"
-            },
+            if several { "pawns" } else { "pawn" },
             squares_text(blocked),
-            if blocked.more_than_one() {
-                "stand"
+            if several { "stand" } else { "stands" },
+            if several {
+                format!("{} pawns stood", color_adj(color.other()))
             } else {
-                "stands"
+                format!("a {} pawn stood", color_adj(color.other()))
             },
-            color_adj(color.other()),
+            if several { "their" } else { "its" },
             moves.join(", "),
-            if blocked.more_than_one() {
-                "they"
-            } else {
-                "it"
-            },
+            if several { "they" } else { "it" },
             color_adj(color),
             missing_only(color.other(), missing, by_pieces)
         ),
@@ -561,6 +555,9 @@ pub(crate) fn walk_reason(
 /// "Black is missing only 2 units and pieces captured 1 of them", for the reasons that compare
 /// captures with the units `them` misses.
 pub(crate) fn missing_only(them: Color, missing: u32, by_pieces: u32) -> String {
+    if missing == 0 {
+        return format!("{} is missing no unit", color_name(them));
+    }
     format!(
         "{} is missing only {missing} unit{}{}",
         color_name(them),
