@@ -22,7 +22,8 @@
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
 //!   [`ReasonCode::BishopCaptureColour`]), the parity of the number of moves
 //!   ([`ReasonCode::ImpossibleParity`]), pens too small for their promoted units
-//!   ([`ReasonCode::CrowdedPromotionPen`]), promotions forced after every capture of the other
+//!   ([`ReasonCode::CrowdedPromotionPen`]) or holding more originals than start in them
+//!   ([`ReasonCode::CrowdedHomePen`]), promotions forced after every capture of the other
 //!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), and promotions past a king or
 //!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
