@@ -16,11 +16,14 @@
 //! - counting ([`ReasonCode::TooManyUnits`], [`ReasonCode::TooManyPawns`],
 //!   [`ReasonCode::TooManyPromotions`]);
 //! - the pawn structure as an assignment to start files ([`ReasonCode::ImpossiblePawnStructure`],
-//!   [`ReasonCode::TooManyCaptures`]);
+//!   [`ReasonCode::TooManyCaptures`]), sharpened by the walls in time that pawns of known history
+//!   make ([`ReasonCode::PawnWalksNeedCaptures`]), and kinds whose units no promotion square can
+//!   have reached ([`ReasonCode::NoPromotionSquare`]);
 //! - the order of events ([`ReasonCode::TrappedRook`], [`ReasonCode::PawnsCrossed`],
 //!   [`ReasonCode::BishopCaptureColour`]), the parity of the number of moves
 //!   ([`ReasonCode::ImpossibleParity`]), pens too small for their promoted units
-//!   ([`ReasonCode::CrowdedPromotionPen`]), promotions forced after every capture of the other
+//!   ([`ReasonCode::CrowdedPromotionPen`]) or holding more originals than start in them
+//!   ([`ReasonCode::CrowdedHomePen`]), promotions forced after every capture of the other
 //!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), and promotions past a king or
 //!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
@@ -121,6 +124,15 @@ impl Analyzer {
             caged: statics.caged,
         }
     }
+}
+
+/// The board of `fen` (a legal position), for unit tests.
+#[cfg(test)]
+pub(crate) fn test_board(fen: &str) -> shakmaty::Board {
+    use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+    let fen: Fen = fen.parse().expect("fen");
+    let pos: Chess = fen.into_position(CastlingMode::Standard).expect("position");
+    pos.board().clone()
 }
 
 thread_local! {

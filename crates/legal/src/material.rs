@@ -202,15 +202,43 @@ pub(crate) fn captures(
     // a sharper bound, reported with its own reason when only it exceeds the missing units.
     let mut sharper = by_pawns;
     // (With more promoted units than missing pawns, too_many_promotions says it already.)
-    if promoted.total > 0 && pawns.count() + promoted.total as usize <= 8 {
-        let demands = promotion::demands(pos, statics, color);
-        let found = promotion::min_captures(color, pawns, &demands, statics);
+    let fits = pawns.count() + promoted.total as usize <= 8;
+    let demands = if promoted.total > 0 && fits {
+        promotion::demands(pos, statics, color)
+    } else {
+        Vec::new()
+    };
+    if !demands.is_empty() {
+        let found = promotion::min_captures(color, pawns, &demands, statics, false);
+        out.extend(promotion::no_promotion_square(pos, statics, color));
         if found.is_none_or(|c| c + by_pieces > missing) && by_pawns + by_pieces <= missing {
             out.push(promotion::reason(
                 color, &demands, found, by_pieces, missing,
             ));
         }
         sharper = found.map_or(by_pawns, |c| c.max(by_pawns));
+    }
+    // A pawn on a square an enemy pawn of known history left cannot have stepped there from the
+    // square that pawn moved to: only then do the walks of the pawns on the board cost more.
+    let left: Bitboard = statics
+        .timed
+        .iter()
+        .filter(|t| t.color == them)
+        .map(|t| t.from)
+        .collect();
+    if (pawns & left).any() && fits && sharper + by_pieces <= missing {
+        let walked = promotion::min_captures(color, pawns, &demands, statics, true);
+        if walked.is_none_or(|c| c + by_pieces > missing) {
+            out.push(promotion::walk_reason(
+                color,
+                pawns & left,
+                &statics.timed,
+                walked,
+                by_pieces,
+                missing,
+            ));
+        }
+        sharper = walked.map_or(sharper, |c| c.max(sharper));
     }
     let total = by_pawns + by_pieces;
     if total > missing {

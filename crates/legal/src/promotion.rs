@@ -26,13 +26,13 @@
 use std::cell::RefCell;
 
 use retrace_unmove::RetroPosition;
-use shakmaty::{Bitboard, Color, File, Rank, Square};
+use shakmaty::{Bitboard, Board, Color, File, Rank, Square};
 
 use crate::{
-    checks::color_name,
+    checks::{color_adj, color_name},
     material::classes,
     pawns::plain_cost,
-    statics::{promotion_squares, region, timed_forward, Statics, TimedList},
+    statics::{promotion_squares, region_cut, timed_forward, Statics, TimedList},
     types::{squares_text, Reason, ReasonCode},
 };
 
@@ -52,26 +52,48 @@ pub(crate) struct Demand {
     pub squares: Bitboard,
 }
 
+/// The promotion squares of `color` the unit on `sq` can have been promoted on (`promo`: the
+/// usable promotion squares). For a unit proven promoted, those the statics found with the pawn
+/// timing; otherwise those of its region, flooded with the moves of pawns of known history cut (no
+/// unit ever moved between their two squares), less those from which a single such pawn walls a
+/// unit in (the corner b1 behind b2, c2 and a pawn on b3 from a2: the unit never got out of its
+/// small region).
+pub(crate) fn origins_of(
+    board: &Board,
+    statics: &Statics,
+    promo: Bitboard,
+    sq: Square,
+) -> Bitboard {
+    let found = statics.promoted_from.0[usize::from(sq)];
+    if found.any() {
+        return found;
+    }
+    let Some(role) = board.role_at(sq) else {
+        return Bitboard::EMPTY;
+    };
+    let plain = region_cut(
+        role,
+        sq,
+        !statics.fixed,
+        Bitboard::EMPTY,
+        64,
+        &statics.timed,
+    ) & promo;
+    plain
+        .into_iter()
+        .filter(|&q| {
+            statics.timed.iter().all(|t| {
+                timed_forward(role, q, statics.fixed, t, PEN).is_none_or(|pen| pen.contains(sq))
+            })
+        })
+        .collect()
+}
+
 /// The promoted units of `color` with the promotion squares each can have come from.
 pub(crate) fn demands(pos: &RetroPosition, statics: &Statics, color: Color) -> Vec<Demand> {
     let board = pos.board();
     let promo = promotion_squares(color, statics.fixed);
-    let origin = |sq: Square| -> Bitboard {
-        let Some(role) = board.role_at(sq) else {
-            return Bitboard::EMPTY;
-        };
-        let plain = region(role, sq, !statics.fixed, Bitboard::EMPTY, 64) & promo;
-        // A promotion square from which a pawn with a known history walls a unit in (the corner
-        // b1 behind b2, c2 and a pawn on b3 from a2): the unit never got out of its small region.
-        plain
-            .into_iter()
-            .filter(|&q| {
-                statics.timed.iter().all(|t| {
-                    timed_forward(role, q, statics.fixed, t, PEN).is_none_or(|pen| pen.contains(sq))
-                })
-            })
-            .collect()
-    };
+    let origin = |sq: Square| origins_of(board, statics, promo, sq);
     let mut out = Vec::new();
     for class in classes(pos, color) {
         let forced = class.units & statics.promoted;
@@ -138,39 +160,56 @@ impl CutSteps {
     }
 }
 
-/// The fewest captures a pawn of `color` from file `start` makes to reach each promotion square
-/// (indexed by file), walking through squares that are not in `fixed` and never along a step that
-/// `cuts` rules out ([`NONE`] if it cannot).
-fn promotion_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -> [u32; 8] {
-    let mut cost = [NONE; 8];
-    cost[start as usize] = 0;
+/// The fewest captures a pawn of `color` from file `start` makes to stand on each square (indexed
+/// by square; the last rank holds the promotion squares), walking from its start square through
+/// squares that are not in `fixed` and never along a step that `cuts` rules out ([`NO_WALK`] where
+/// it cannot).
+fn walk_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -> [u8; 64] {
+    let mut out = [NO_WALK; 64];
     let up: i32 = if color.is_white() { 1 } else { -1 };
     let second = color.relative_rank(Rank::Second) as i32;
+    let at = |f: usize, k: i32| {
+        Square::from_coords(File::new(f as u32), Rank::new((second + up * k) as u32))
+    };
+    out[usize::from(at(start as usize, 0))] = 0;
     for k in 1..=6 {
-        let rank = Rank::new((second + up * k) as u32);
-        let mut next = [NONE; 8];
-        for (f, slot) in next.iter_mut().enumerate() {
-            let to = Square::from_coords(File::new(f as u32), rank);
+        for f in 0..8usize {
+            let to = at(f, k);
             if fixed.contains(to) {
                 continue;
             }
-            let mut best = if cuts.cut(f, to) { NONE } else { cost[f] };
+            let below = |g: usize| out[usize::from(at(g, k - 1))];
+            let mut best = if cuts.cut(f, to) { NO_WALK } else { below(f) };
             for g in [f.wrapping_sub(1), f + 1] {
-                if let Some(&c) = cost.get(g) {
-                    if !cuts.cut(g, to) {
-                        best = best.min(c.saturating_add(1));
-                    }
+                if g < 8 && !cuts.cut(g, to) {
+                    best = best.min(below(g).saturating_add(1));
                 }
             }
-            *slot = best;
+            out[usize::from(to)] = best;
         }
-        cost = next;
     }
-    cost
+    out
 }
 
-/// [`promotion_costs`] from every start file, indexed by start file.
-type Walks = [[u32; 8]; 8];
+/// "Cannot walk there" in [`walk_costs`] (no walk needs more than six captures).
+const NO_WALK: u8 = u8::MAX;
+
+/// The fewest captures of a walk to the promotion square of each file (see [`walk_costs`]).
+fn promotion_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -> [u32; 8] {
+    let all = walk_costs(color, start, fixed, cuts);
+    let last = color.relative_rank(Rank::Eighth);
+    let mut out = [NONE; 8];
+    for (f, slot) in out.iter_mut().enumerate() {
+        let c = all[usize::from(Square::from_coords(File::new(f as u32), last))];
+        if c != NO_WALK {
+            *slot = u32::from(c);
+        }
+    }
+    out
+}
+
+/// [`walk_costs`] from every start file, indexed by start file.
+type Walks = [[u8; 64]; 8];
 
 /// Recent [`Walks`] by what they depend on. Inside a search most positions share their units that
 /// never moved and their pawns' one-step histories with the position before, so the walks repeat.
@@ -190,9 +229,9 @@ thread_local! {
 /// The walks of `color`'s pawns from every start file, from this thread's cache when it has them.
 fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps) -> Walks {
     let compute = || {
-        let mut by_start = [[NONE; 8]; 8];
+        let mut by_start = [[NO_WALK; 64]; 8];
         for (start, costs) in by_start.iter_mut().enumerate() {
-            *costs = promotion_costs(color, start as u32, fixed, cuts);
+            *costs = walk_costs(color, start as u32, fixed, cuts);
         }
         by_start
     };
@@ -235,19 +274,28 @@ const FILES_IN: [u8; 256] = {
 
 /// The fewest captures of `color`'s pawns when the pawns on the board and the promoted units of
 /// `demands` are given distinct start files; `None` if no assignment exists.
+///
+/// With `timed_walks`, each pawn on the board is charged the walk of [`walk_costs`] to its square
+/// instead of its file distance: a pawn of known history came from its one origin, and any other
+/// pawn walked rank by rank, never between the two squares of a pawn of known history of either
+/// colour. No pawn ever stepped between those squares: the pawn of known history stood on one of
+/// them until its move and on the other after it, and was never captured (it is on the board), so
+/// a step from its old square to its new one would land on it and a step the other way would start
+/// before its move and end after it, with the pawn's move landing on the walker in between.
 pub(crate) fn min_captures(
     color: Color,
     pawns: Bitboard,
     demands: &[Demand],
     statics: &Statics,
+    timed_walks: bool,
 ) -> Option<u32> {
     let list: Vec<Square> = pawns.into_iter().collect();
     if list.len() + demands.len() > 8 {
         return None;
     }
     // Cost of each demand from each start file; the walk from each start is shared by all demands.
-    let by_start = if demands.is_empty() {
-        [[NONE; 8]; 8]
+    let by_start = if demands.is_empty() && !timed_walks {
+        [[NO_WALK; 64]; 8]
     } else {
         walks(color, statics.fixed, &CutSteps::new(color, &statics.timed))
     };
@@ -259,13 +307,31 @@ pub(crate) fn min_captures(
                 *slot = d
                     .squares
                     .into_iter()
-                    .map(|q| costs[q.file() as usize])
+                    .map(|q| costs[usize::from(q)])
+                    .filter(|&c| c != NO_WALK)
                     .min()
-                    .unwrap_or(NONE);
+                    .map_or(NONE, u32::from);
             }
             row
         })
         .collect();
+    let pawn_cost = |sq: Square, start: usize| -> u32 {
+        let plain = plain_cost(color, sq, start as i32).map_or(NONE, u32::from);
+        if !timed_walks || plain == NONE || statics.fixed.contains(sq) {
+            return plain;
+        }
+        if let Some(t) = statics.timed.iter().find(|t| t.to == sq) {
+            return if t.from.file() as usize == start {
+                plain
+            } else {
+                NONE
+            };
+        }
+        match by_start[start][usize::from(sq)] {
+            NO_WALK => NONE,
+            c => u32::from(c).max(plain),
+        }
+    };
     let items = list.len() + demands.len();
     let mut dp = [NONE; 256];
     dp[0] = 0;
@@ -281,7 +347,7 @@ pub(crate) fn min_captures(
                 continue;
             }
             let c = match list.get(k) {
-                Some(&sq) => plain_cost(color, sq, start as i32).map_or(NONE, u32::from),
+                Some(&sq) => pawn_cost(sq, start),
                 None => table
                     .get(k - list.len())
                     .and_then(|row| row.get(start))
@@ -359,17 +425,147 @@ pub(crate) fn reason(
     Reason::new(
         ReasonCode::PromotionsNeedCaptures,
         format!(
-            "{} has promoted units ({}); {need}, but {} is missing only {missing} unit{}{}",
+            "{} has promoted units ({}); {need}, but {}",
             color_name(color),
             parts.join("; "),
-            color_name(color.other()),
-            if missing == 1 { "" } else { "s" },
-            if by_pieces > 0 {
-                format!(" and pieces captured {by_pieces} of them")
-            } else {
-                String::new()
-            }
+            missing_only(color.other(), missing, by_pieces)
         ),
         squares,
+    )
+}
+
+/// The [`ReasonCode::NoPromotionSquare`] reason of `color`, if a kind of unit has more units that
+/// cannot have been promoted than originals.
+///
+/// Proof: a unit of a kind is an original (one per home square not proven empty for ever) or was
+/// promoted on a square of [`origins_of`] (every square a promoted unit visited after its promotion
+/// is in the region flooded from its square, and its promotion square too). A unit whose origins
+/// are empty is an original, so there cannot be more of them than originals. The white rooks on
+/// d4, e4 and e5 behind black pawns on a7, c7, e7, f7 and h7 that never moved and on b6, d6 and g6
+/// that came from b7, d7 and g7 in one move: a rook promoted on the eighth rank never leaves it
+/// (only b7, d7 and g7 open below it, each a dead end), so all three are originals, one too many.
+pub(crate) fn no_promotion_square(
+    pos: &RetroPosition,
+    statics: &Statics,
+    color: Color,
+) -> Option<Reason> {
+    let board = pos.board();
+    let promo = promotion_squares(color, statics.fixed);
+    for class in classes(pos, color) {
+        let free = class.units & !statics.promoted;
+        let available = (class.originals & !*statics.stuck_missing.get(color)).count();
+        if free.count() <= available {
+            continue;
+        }
+        let stuck: Bitboard = free
+            .into_iter()
+            .filter(|&sq| origins_of(board, statics, promo, sq).is_empty())
+            .collect();
+        if stuck.count() <= available {
+            continue;
+        }
+        let timed: Vec<String> = statics
+            .timed
+            .iter()
+            .map(|t| format!("{} from {}", t.to, t.from))
+            .collect();
+        let mut squares = stuck;
+        let walls = if timed.is_empty() {
+            "units that never moved wall them off".to_string()
+        } else {
+            for t in statics.timed.iter() {
+                squares = squares.with(t.to).with(t.from);
+            }
+            format!(
+                "units that never moved and pawns that made one move from a known square ({}: no \
+                 unit ever passed between its two squares) wall them off",
+                timed.join(", ")
+            )
+        };
+        return Some(Reason::new(
+            ReasonCode::NoPromotionSquare,
+            format!(
+                "{} has {} {} (on {}) for {available} original{}, so some were promoted, but none \
+                 of those on {} can have come from a promotion square: {walls}, so a unit promoted \
+                 there never reached them",
+                color_name(color),
+                class.units.count(),
+                class.name,
+                squares_text(class.units),
+                if available == 1 { "" } else { "s" },
+                squares_text(stuck),
+            ),
+            squares,
+        ));
+    }
+    None
+}
+
+/// The [`ReasonCode::PawnWalksNeedCaptures`] reason: `color`'s pawns (and those that promoted) need
+/// `found` captures (`None`: no walk at all) once no pawn may step between the two squares of a
+/// pawn of `timed`, more than the `missing` units of the other side less the `by_pieces` captured
+/// by pieces allow. `blocked` are the pawns standing on squares such a pawn left.
+pub(crate) fn walk_reason(
+    color: Color,
+    blocked: Bitboard,
+    timed: &TimedList,
+    found: Option<u32>,
+    by_pieces: u32,
+    missing: u32,
+) -> Reason {
+    let mut squares = blocked;
+    let mut moves = Vec::new();
+    for t in timed
+        .iter()
+        .filter(|t| t.color != color && blocked.contains(t.from))
+    {
+        squares = squares.with(t.from).with(t.to);
+        moves.push(format!("{} came from {} in one move", t.to, t.from));
+    }
+    let several = blocked.more_than_one();
+    let need = match found {
+        Some(c) => format!("at least {c} capture{}", if c == 1 { "" } else { "s" }),
+        None => "more captures than any walk allows".into(),
+    };
+    Reason::new(
+        ReasonCode::PawnWalksNeedCaptures,
+        format!(
+            "the {} {} on {} {} where {} until {} only move ({}), so {} arrived after it \
+             and not from the square that pawn moved to, but by a capture; with the other pawns \
+             {} pawns need {need}, but {}",
+            color_adj(color),
+            if several { "pawns" } else { "pawn" },
+            squares_text(blocked),
+            if several { "stand" } else { "stands" },
+            if several {
+                format!("{} pawns stood", color_adj(color.other()))
+            } else {
+                format!("a {} pawn stood", color_adj(color.other()))
+            },
+            if several { "their" } else { "its" },
+            moves.join(", "),
+            if several { "they" } else { "it" },
+            color_adj(color),
+            missing_only(color.other(), missing, by_pieces)
+        ),
+        squares,
+    )
+}
+
+/// "Black is missing only 2 units and pieces captured 1 of them", for the reasons that compare
+/// captures with the units `them` misses.
+pub(crate) fn missing_only(them: Color, missing: u32, by_pieces: u32) -> String {
+    if missing == 0 {
+        return format!("{} is missing no unit", color_name(them));
+    }
+    format!(
+        "{} is missing only {missing} unit{}{}",
+        color_name(them),
+        if missing == 1 { "" } else { "s" },
+        if by_pieces > 0 {
+            format!(" and pieces captured {by_pieces} of them")
+        } else {
+            String::new()
+        }
     )
 }

@@ -53,18 +53,31 @@ pub(crate) struct Statics {
     /// The squares of `stuck_missing` whose original was captured inside a pen where no enemy pawn
     /// can ever have captured: a piece made each of those captures. One square per capture.
     pub captured_at_home: ByColor<Bitboard>,
+    /// For each square of `promoted` found by the flood (not only marked): the promotion squares
+    /// its unit can have come from, with the pawn timing applied. Empty for other squares.
+    pub promoted_from: SquareSets,
     /// Pieces that can have come neither from home nor from a promotion.
     pub unreachable: Bitboard,
     /// Why each unit of `unreachable` is unreachable, in square order.
     pub unreachable_why: Vec<(Square, Wall)>,
     /// Static squares (occupied at every moment of the game): the walls of every flood fill.
     pub fixed: Bitboard,
-    /// The pawns with a known one-step history (see [`timed_from`]).
+    /// The pawns with a known one-step history (see [`timed_pawns`]).
     pub timed: TimedList,
     /// Home squares of originals proven captured there without ever having moved, per colour.
     pub died_at_home: ByColor<Bitboard>,
     /// Closed back-rank segments whose units contradict the fact that nothing in them moved.
     pub rearranged: Vec<Rearranged>,
+}
+
+/// A set of squares per square of the board.
+#[derive(Clone, Debug)]
+pub(crate) struct SquareSets(pub [Bitboard; 64]);
+
+impl Default for SquareSets {
+    fn default() -> Self {
+        SquareSets([Bitboard::EMPTY; 64])
+    }
 }
 
 /// What walls a unit in (see [`Statics::unreachable_why`]).
@@ -264,6 +277,24 @@ pub(crate) fn permanently_attacked(board: &Board, fixed: Bitboard, by: Color) ->
     out
 }
 
+/// Squares no king of the other colour than `by` can ever have stood on: those
+/// [`permanently_attacked`] by the static units of `by`, and the squares `by`'s pawns of known
+/// history reached by a capture. Such a pawn attacked its square from its start square until its
+/// move and has stood on it since (the pawn on b6 that came from c7: a white king is never on b6).
+pub(crate) fn always_guarded(
+    board: &Board,
+    fixed: Bitboard,
+    timed: &TimedList,
+    by: Color,
+) -> Bitboard {
+    let captured_onto: Bitboard = timed
+        .iter()
+        .filter(|t| t.color == by && t.from.file() != t.to.file())
+        .map(|t| t.to)
+        .collect();
+    permanently_attacked(board, fixed, by) | captured_onto
+}
+
 /// A pawn with a known one-step history: it stood on `from` from the start until one move T and
 /// has stood on `to` from T until now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,17 +305,6 @@ pub(crate) struct Timed {
     pub from: Square,
     /// Its present square (on its third rank).
     pub to: Square,
-}
-
-/// The history of the pawn on `to`, if it is a pawn on its third rank with exactly one square it can
-/// have come from. A pawn on its third rank advanced once, from its second rank: straight or by a
-/// capture; a static square of the second rank holds a pawn that never moved, so it is not the
-/// origin. With one candidate left the pawn's whole history is known.
-pub(crate) fn timed_from(board: &Board, fixed: Bitboard, to: Square) -> Option<Timed> {
-    let (color, origins) = one_step_origins(board, fixed, to)?;
-    origins
-        .single_square()
-        .map(|from| Timed { color, from, to })
 }
 
 /// For a pawn on its third rank: its colour and the squares of its second rank it can have come
@@ -336,17 +356,54 @@ impl TimedList {
     }
 }
 
-/// Every pawn with a known one-step history (see [`timed_from`]).
+/// Every pawn with a known one-step history: a pawn on its third rank with exactly one square it
+/// can have come from. A pawn on its third rank advanced once, from its second rank: straight or by
+/// a capture; a static square of the second rank holds a pawn that never moved, so it is not the
+/// origin.
+///
+/// Each square of a second rank is the start square of exactly one pawn, and no pawn ever returns
+/// to it, so two pawns on their third rank never came from the same square: once a pawn's origin is
+/// known, it is no other pawn's. Repeating that until nothing changes is sound (the a-pawn on a6
+/// came from a7, b7 never moved, so the pawn on b6 came from c7).
 fn timed_pawns(board: &Board, fixed: Bitboard) -> TimedList {
     let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
+    let mut candidates: [(Square, Color, Bitboard); 16] =
+        [(Square::A1, Color::White, Bitboard::EMPTY); 16];
+    let mut n = 0;
+    for to in third {
+        if let (Some((color, origins)), Some(slot)) =
+            (one_step_origins(board, fixed, to), candidates.get_mut(n))
+        {
+            *slot = (to, color, origins);
+            n += 1;
+        }
+    }
+    let candidates = &mut candidates[..n];
+    let mut claimed = Bitboard::EMPTY;
+    loop {
+        let mut grew = false;
+        for (_, _, origins) in candidates.iter_mut() {
+            if origins.more_than_one() {
+                let left = *origins & !claimed;
+                if left != *origins && left.any() {
+                    *origins = left;
+                }
+            }
+            if let Some(from) = origins.single_square() {
+                grew |= !claimed.contains(from);
+                claimed.add(from);
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
     let mut out = TimedList::default();
-    for (slot, t) in out.items.iter_mut().zip(
-        third
-            .into_iter()
-            .filter_map(|sq| timed_from(board, fixed, sq)),
-    ) {
-        *slot = Some(t);
+    for &(to, color, origins) in candidates.iter() {
+        if let Some(from) = origins.single_square() {
+            out.push(Timed { color, from, to });
+        }
     }
     out
 }
@@ -524,7 +581,7 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
         }
         let mut seen = seen;
         if role == Role::King && home_ok {
-            walls |= permanently_attacked(board, fixed, color.other());
+            walls |= always_guarded(board, fixed, &out.timed, color.other());
             seen = region_cut(role, sq, !walls, home, TIMING_LIMIT, &out.timed);
             home_ok = (seen & home).any();
             if !home_ok {
@@ -576,6 +633,7 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
                 out.unreachable_why.push((sq, wall));
             } else {
                 out.promoted.add(sq);
+                out.promoted_from.0[usize::from(sq)] = promo_ok;
             }
         }
     }
@@ -785,12 +843,53 @@ fn pen_of(role: Role, home: Square, fixed: Bitboard, timed: &TimedList) -> Optio
     pen
 }
 
+/// The squares a pawn of `by` can have landed on with a capture, at some moment of the game.
+///
+/// With all eight pawns of `by` on the board, no pawn of `by` ever left it, so every capture by a
+/// pawn was made by one of them on its way to its square: a pawn that never moved made none, a pawn
+/// of known history made at most one, on its square, and any other pawn only on squares it can have
+/// walked through: `k` ranks behind it, files at most `k` away (not its second rank).
+/// With fewer pawns the others may have been anywhere, and every square is returned.
+pub(crate) fn pawn_landings(
+    board: &Board,
+    fixed: Bitboard,
+    timed: &TimedList,
+    by: Color,
+) -> Bitboard {
+    let pawns = board.by_piece(by.pawn());
+    if pawns.count() < 8 {
+        return Bitboard::FULL;
+    }
+    let mut out = Bitboard::EMPTY;
+    for sq in pawns & !fixed {
+        if let Some(t) = timed.iter().find(|t| t.to == sq) {
+            if t.from.file() != t.to.file() {
+                out.add(sq);
+            }
+            continue;
+        }
+        let advanced = crate::pawns::advance(by, sq);
+        for back in 0..advanced {
+            let Some(behind) = sq.offset(if by.is_white() { -8 } else { 8 } * back) else {
+                continue;
+            };
+            for file in File::ALL {
+                if (file as i32 - behind.file() as i32).abs() <= back {
+                    out.add(Square::from_coords(file, behind.rank()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Pens of `color`'s originals: the squares each original can ever have visited, through non-static
 /// squares. If a pen holds fewer units of the kind than originals start in it, the others were
 /// captured inside it; if no enemy pawn can ever capture on a square of the pen, pieces made those
 /// captures. Kings are never captured and are left out.
 fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
     let open = !fixed;
+    let landings = pawn_landings(board, fixed, &out.timed, color.other());
     for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
         let mut done = Bitboard::EMPTY;
         for home in homes(color, role) & open {
@@ -812,7 +911,7 @@ fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
                 }
             }
             out.stuck_missing.get_mut(color).add(gone);
-            let pawn_reach = seen
+            let pawn_reach = (seen & landings)
                 .into_iter()
                 .any(|q| !attacks::pawn_attacks(color, q).is_subset(fixed));
             if !pawn_reach {
@@ -854,8 +953,15 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                 walls.with(sq),
             ),
             Wall::Attacks => {
-                let by = permanently_attacked(board, statics.fixed, color.other());
-                let near = region(Role::King, sq, !statics.fixed & !by, Bitboard::EMPTY, 64);
+                let by = always_guarded(board, statics.fixed, &statics.timed, color.other());
+                let near = region_cut(
+                    Role::King,
+                    sq,
+                    !statics.fixed & !by,
+                    Bitboard::EMPTY,
+                    64,
+                    &statics.timed,
+                );
                 let guarded = dilate(Role::King, near) & by & !statics.fixed;
                 let guards: Bitboard = (statics.fixed & board.by_color(color.other()))
                     .into_iter()
@@ -865,16 +971,41 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                         })
                     })
                     .collect();
+                let captors: Vec<Timed> = statics
+                    .timed
+                    .iter()
+                    .filter(|t| {
+                        t.color != color && t.from.file() != t.to.file() && guarded.contains(t.to)
+                    })
+                    .collect();
+                let mut squares = guarded | guards | Bitboard::from_square(sq);
+                let mut captured = String::new();
+                if !captors.is_empty() {
+                    let list: Vec<String> = captors
+                        .iter()
+                        .map(|t| {
+                            squares.add(t.from);
+                            format!("{} from {}", t.to, t.from)
+                        })
+                        .collect();
+                    captured = format!(
+                        ", or that {} pawns reached by a capture in their only move ({}): \
+                         attacked from their start square before it, occupied after it",
+                        crate::checks::color_adj(color.other()),
+                        list.join(", ")
+                    );
+                }
                 (
                     ReasonCode::KingNoPath,
                     format!(
                         "{unit} has no path {what}: every way out passes {}, which {} units that \
-                         never moved (on {}) attack at every moment, or squares walled by them",
+                         never moved (on {}) attack at every moment{captured}, or squares walled \
+                         by them",
                         squares_text(guarded),
                         crate::checks::color_adj(color.other()),
                         squares_text(guards)
                     ),
-                    guarded | guards | Bitboard::from_square(sq),
+                    squares,
                 )
             }
             Wall::Cuts => {
@@ -974,5 +1105,65 @@ pub(crate) fn role_name(role: Role) -> &'static str {
         Role::Rook => "rook",
         Role::Queen => "queen",
         Role::King => "king",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_board as board;
+
+    fn fixed_pawns(b: &Board) -> Bitboard {
+        (b.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
+            | (b.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh))
+    }
+
+    #[test]
+    fn an_origin_known_for_one_pawn_is_no_other_pawns() {
+        // a6 can only come from a7 (b7 never moved), so b6 came from c7, not a7.
+        let b = board("2k5/Kp1pp2p/pp5p/8/8/8/8/8 w - - 0 1");
+        let timed = timed_pawns(&b, fixed_pawns(&b));
+        let from = |to: Square| timed.iter().find(|t| t.to == to).map(|t| t.from);
+        assert_eq!(from(Square::A6), Some(Square::A7));
+        assert_eq!(from(Square::B6), Some(Square::C7));
+        assert_eq!(from(Square::H6), Some(Square::G7));
+        // With the a-pawn elsewhere, b6 may have come from a7 or c7: unknown.
+        let b = board("2k5/Kp1pp2p/1p5p/p7/8/8/8/8 w - - 0 1");
+        let timed = timed_pawns(&b, fixed_pawns(&b));
+        assert!(timed.iter().all(|t| t.to != Square::B6));
+    }
+
+    #[test]
+    fn pawn_captures_land_only_behind_the_pawns_on_the_board() {
+        // All eight black pawns on the board: a7..g7 never moved, g6 took on g6 from h7.
+        let b = board("rnbqkbnr/ppppppp1/6p1/8/8/8/8/4K3 w - - 0 1");
+        let fixed = fixed_pawns(&b);
+        let timed = timed_pawns(&b, fixed);
+        let landings = pawn_landings(&b, fixed, &timed, Color::Black);
+        assert_eq!(landings, Bitboard::from_square(Square::G6));
+        // A black pawn on d4 (three ranks down) can have captured on d4, c5, e5 or b6..f6 only.
+        let b = board("rnbqkbnr/ppp1pppp/8/8/3p4/8/8/4K3 w - - 0 1");
+        let landings = pawn_landings(&b, fixed_pawns(&b), &TimedList::default(), Color::Black);
+        assert!(landings.contains(Square::D4) && landings.contains(Square::B6));
+        assert!(!landings.contains(Square::A6) && !landings.contains(Square::D3));
+        assert!(!landings.contains(Square::C4) && !landings.contains(Square::D7));
+        // Seven black pawns: the eighth may have captured anywhere before it left the board.
+        let b = board("rnbqkbnr/ppp1pppp/8/8/8/8/8/4K3 w - - 0 1");
+        let landings = pawn_landings(&b, fixed_pawns(&b), &TimedList::default(), Color::Black);
+        assert_eq!(landings, Bitboard::FULL);
+    }
+
+    #[test]
+    fn a_king_never_stands_where_an_enemy_pawn_captured_in_its_only_move() {
+        let b = board("2k5/Kp1pp2p/pp5p/8/8/8/8/8 w - - 0 1");
+        let fixed = fixed_pawns(&b);
+        let timed = timed_pawns(&b, fixed);
+        let guarded = always_guarded(&b, fixed, &timed, Color::Black);
+        // b6 and h6 (captures from c7 and g7), and what b7, d7, e7 and h7 attack.
+        for sq in [Square::B6, Square::H6, Square::A6, Square::C6, Square::G6] {
+            assert!(guarded.contains(sq), "{sq}");
+        }
+        // a6 came straight from a7: it is guarded by b7 only, and a5 by nothing.
+        assert!(!guarded.contains(Square::A5));
     }
 }

@@ -95,11 +95,22 @@ pub enum ReasonCode {
     /// A missing pawn that no capture can have taken promoted after every capture of the other
     /// side, so its unit is on the board, yet no unit can have come from its promotion square.
     MissingPromotedUnit,
+    /// A kind has more units than originals, but more of its units than originals can have come
+    /// from no promotion square: every promotion square lies in a pen, walled in time by units that
+    /// never moved and pawns that moved once, that a unit promoted there never left.
+    NoPromotionSquare,
+    /// The pawns on the board (and those that promoted) must have walked around units that never
+    /// moved and past pawns of known history, which needs more captures than the other side's
+    /// missing units allow.
+    PawnWalksNeedCaptures,
+    /// More units of a kind stand in a pen (walled in time) than originals of that kind start in
+    /// it, and none of them can have been promoted into it.
+    CrowdedHomePen,
 }
 
 impl ReasonCode {
     /// Every code, in a fixed order (for tests and documentation).
-    pub const ALL: [ReasonCode; 23] = [
+    pub const ALL: [ReasonCode; 26] = [
         ReasonCode::RetractingKingInCheck,
         ReasonCode::KingsAdjacent,
         ReasonCode::TooManyCheckers,
@@ -123,6 +134,9 @@ impl ReasonCode {
         ReasonCode::PredecessorsIllegal,
         ReasonCode::CrowdedPromotionPen,
         ReasonCode::MissingPromotedUnit,
+        ReasonCode::NoPromotionSquare,
+        ReasonCode::PawnWalksNeedCaptures,
+        ReasonCode::CrowdedHomePen,
     ];
 
     /// The stable snake_case code.
@@ -152,6 +166,9 @@ impl ReasonCode {
             ReasonCode::PredecessorsIllegal => "predecessors_illegal",
             ReasonCode::CrowdedPromotionPen => "crowded_promotion_pen",
             ReasonCode::MissingPromotedUnit => "missing_promoted_unit",
+            ReasonCode::NoPromotionSquare => "no_promotion_square",
+            ReasonCode::PawnWalksNeedCaptures => "pawn_walks_need_captures",
+            ReasonCode::CrowdedHomePen => "crowded_home_pen",
         }
     }
 

@@ -118,7 +118,7 @@ pub(crate) fn promotions(known: &Known<'_>, out: &mut Vec<Reason>) {
             timed,
             ..Statics::default()
         };
-        let found = promotion::min_captures(us, pawns, &demands, &walls);
+        let found = promotion::min_captures(us, pawns, &demands, &walls, false);
         let by_pieces = known.by_pieces(us);
         let missing = known.missing(us.other());
         if found.is_some_and(|c| c + by_pieces <= missing) {
@@ -212,16 +212,10 @@ fn reason(
     Reason::new(
         ReasonCode::PromotionsNeedCaptures,
         format!(
-            "{} has promoted units ({}); {need}, but {} is missing only {missing} unit{}{}",
+            "{} has promoted units ({}); {need}, but {}",
             color_name(us),
             parts.join("; "),
-            color_name(them),
-            if missing == 1 { "" } else { "s" },
-            if by_pieces > 0 {
-                format!(" and pieces captured {by_pieces} of them")
-            } else {
-                String::new()
-            }
+            promotion::missing_only(them, missing, by_pieces)
         ),
         squares,
     )

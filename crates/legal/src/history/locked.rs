@@ -54,13 +54,8 @@ pub(crate) fn locked(board: &Board, blocked: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, CastlingMode, Chess, Position, Square};
-
-    fn board(fen: &str) -> Board {
-        let fen: Fen = fen.parse().expect("fen");
-        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("position");
-        pos.board().clone()
-    }
+    use crate::test_board as board;
+    use shakmaty::Square;
 
     #[test]
     fn knight_behind_a_pawn_that_moved_once_and_the_rook_beside_it() {

@@ -11,6 +11,7 @@ mod castling;
 mod colours;
 mod crossing;
 mod forced_promotion;
+mod home_pen;
 mod locked;
 mod parity;
 mod promotion_pen;
@@ -58,4 +59,5 @@ pub(crate) fn reasons(known: &Known<'_>, out: &mut Vec<Reason>) {
     promotion_pen::crowded_pens(known, out);
     forced_promotion::forced_promotions(known, out);
     castling::promotions(known, out);
+    home_pen::crowded_home_pens(known, out);
 }

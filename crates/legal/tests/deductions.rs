@@ -1,0 +1,101 @@
+//! Deductions of a retro solver (issue 11): walls in time made of pawns that moved once or never,
+//! pens and the promoted units that cannot leave them, units that stand where they cannot have
+//! entered, and captures counted with the pawns' walks. Each position was built for the issue; each
+//! comes with a legal near miss that the analysis must leave alone.
+
+mod support;
+
+use retrace_legal::ReasonCode::*;
+use shakmaty::Square;
+use support::{assert_illegal, assert_legal};
+
+/// b7, d7, e7 and h7 never moved; a6 came from a7, so b6 came from c7 and h6 from g7 (g7 is the
+/// only origin left): at every moment each square of the sixth rank was attacked or occupied.
+#[test]
+fn king_behind_pawns_that_moved_once() {
+    let a = assert_illegal("2k5/Kp1pp2p/pp5p/8/8/8/8/8 w - -", KingNoPath);
+    let squares = &a.reasons[0].squares;
+    assert!(squares.contains(&Square::B6) && squares.contains(&Square::C7));
+    // c6 instead of b6: it came straight from c7, and b6 opens once a7 and c7 have moved.
+    assert_legal("2k5/Kp1pp2p/p1p4p/8/8/8/8/8 w - -");
+    // Without the pawn on d7, e6 is open and the king walks round by d7 and c8.
+    assert_legal("2k5/Kp2p2p/pp5p/8/8/8/8/8 w - -");
+}
+
+/// Three white rooks, no white pawn: one was promoted, but every promotion square lies in a pen of
+/// the eighth rank with dead ends b7, d7 and g7 that no rook ever leaves.
+#[test]
+fn promoted_rook_shut_in_the_pen_of_its_promotion() {
+    assert_illegal(
+        "4k3/p1p1pp1p/1p1p2p1/4R3/3RR3/8/8/4K3 b - -",
+        NoPromotionSquare,
+    );
+    // g5 instead of g6: the g-pawn moved twice, so g6 and g7 open the pen after it passed.
+    assert_legal("4k3/p1p1pp1p/1p1p4/4R1p1/3RR3/8/8/4K3 b - -");
+    // Two rooks only: both can be originals.
+    assert_legal("4k3/p1p1pp1p/1p1p2p1/4R3/3R4/8/8/4K3 b - -");
+}
+
+/// The bishop on b1 can only have been promoted there (a2 is a dead end once a2xb3 was played),
+/// from a2: a black pawn walked to the a-file and captured on b1, two captures for one missing unit.
+#[test]
+fn unit_promoted_where_it_stands_is_charged_its_walk() {
+    let a = assert_illegal(
+        "8/p6k/8/8/8/1P1P1P2/NPP1BRPP/1bKR1QBN w - -",
+        PromotionsNeedCaptures,
+    );
+    assert!(a.reasons[0].message.contains("b1"));
+    // The simpler case stays proven.
+    assert_illegal(
+        "7k/p7/8/8/8/1P6/NPPPPPPP/RbBQKB1R w - -",
+        PromotionsNeedCaptures,
+    );
+    // White misses three units (a pawn, the g1 knight and the dark bishop): a3 and b1 can be the
+    // squares of the two captures.
+    assert_legal("8/p6k/8/8/8/1P1P1P2/NPP1BRPP/1bKR1Q2 w - -");
+}
+
+/// g7 never moved, so h6 came from h7 in one move: the white pawn on h7 arrived after it, and not
+/// from h6, so by a capture; but Black has all sixteen units.
+#[test]
+fn pawn_on_a_square_an_enemy_pawn_left_arrived_by_a_capture() {
+    assert_illegal(
+        "rnbqkbnr/pppppppP/7p/8/8/8/PPPP4/4K3 b - -",
+        PawnWalksNeedCaptures,
+    );
+    // Black misses its b8 knight: g6xh7 took it there.
+    assert_legal("r1bqkbnr/pppppppP/7p/8/8/8/PPPP4/4K3 b - -");
+    // h5 instead of h6: the h-pawn may have made two moves, but a white pawn on h7 still passed
+    // it, which the crossing rule counts; with a black unit missing it is legal.
+    assert_legal("r1bqkbnr/pppppppP/8/7p/8/8/PPPP4/4K3 b - -");
+}
+
+/// White's rooks never left the first rank and b2, d2 and g2 (b3, d3 and g3 came from there in
+/// one move, a2, c2, e2, f2 and h2 never moved), so both were captured there; no black pawn can
+/// have captured there (all eight are on the board, far away), so pieces did: with h7xg6 that is
+/// three captures for two missing units.
+#[test]
+fn missing_units_captured_in_their_pen_are_counted_with_pawn_captures() {
+    let a = assert_illegal(
+        "rnbqkbnr/ppppppp1/6p1/8/8/1P1P2P1/P1P1PP1P/1NBQKBN1 b - -",
+        TooManyCaptures,
+    );
+    assert_eq!(a.captures.black.total, 3);
+    // White misses its b1 knight too: three captures are possible.
+    assert_legal("rnbqkbnr/ppppppp1/6p1/8/8/1P1P2P1/P1P1PP1P/2BQKBN1 b - -");
+    // d4 instead of d3: the pen opens on d2 and d3 once the d-pawn made two moves.
+    assert_legal("rnbqkbnr/ppppppp1/6p1/8/3P4/1P4P1/P1P1PP1P/1NBQKBN1 b - -");
+    // With a black pawn missing, it may have captured in the pen before it was taken.
+    assert_legal("rnbqkbnr/pppppp2/6p1/8/8/1P1P2P1/P1P1PP1P/1NBQKBN1 b - -");
+}
+
+/// a2, b2, c2, d2 and the bishop on c1 never moved, so a rook on a1 or b1 never left those two
+/// squares, where only the rook of a1 started (no white promotion square opens into them).
+#[test]
+fn pen_holds_at_most_the_rooks_that_started_in_it() {
+    assert_illegal("4k3/8/8/8/8/8/PPPP4/RRBK4 b - -", CrowdedHomePen);
+    // One rook: the a1 rook went to b1 once the knight had left.
+    assert_legal("4k3/8/8/8/8/8/PPPP4/1RBK4 b - -");
+    // Without the b-pawn the pen opens at b2: the h1 rook can have come in.
+    assert_legal("4k3/8/8/8/8/8/P1PP4/RRBK4 b - -");
+}
