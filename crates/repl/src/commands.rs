@@ -427,13 +427,13 @@ fn solve(
     if request.game_clocks {
         facts.halfmove_clock = read.halfmove_clock;
         if let Some(plies) = read.plies_since_start(pos.to_move()) {
-            if plies < request.depth {
+            if plies < u64::from(request.depth) {
                 return Err(CliError::BadInput(format!(
                     "the move number says {plies} plies were played: cannot retract {}",
                     request.depth
                 )));
             }
-            facts.plies_since_start = (plies == request.depth).then_some(plies);
+            facts.plies_since_start = (plies == u64::from(request.depth)).then_some(request.depth);
         }
     }
     let params = retrace_search::SolveParams {

@@ -196,3 +196,44 @@ fn batch_errors_do_not_echo_raw_input() {
     assert!(!err.contains('\r') && !err.contains('\u{1b}'), "{err:?}");
     assert!(err.len() < 1000, "{} bytes of errors", err.len());
 }
+
+fn solve_json(args: &[&str]) -> serde_json::Value {
+    let out = retrace(args, "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
+#[test]
+fn huge_clocks_are_read_exactly() {
+    // 2147483650 moves are 4294967298 plies: far more than 2, so no proof game is asked for and
+    // the answer is the plain one (the u32 once wrapped to 0 plies: "0 solutions, complete").
+    let huge = "4k3/8/8/8/8/8/8/4K3 w - - ? 2147483650";
+    let plain = solve_json(&["solve", KINGS, "--depth", "2", "--json"]);
+    let clocks = solve_json(&["solve", huge, "--depth", "2", "--game-clocks", "--json"]);
+    assert_eq!(clocks["complete"], true);
+    assert!(!plain["solutions"].as_array().expect("array").is_empty());
+    assert_same_solutions(&clocks, &plain);
+    // The largest halfmove clock: every retraction is quiet, so no uncapture.
+    let quiet = "4k3/8/8/8/8/8/8/4K3 w - - 4294967295 2147483650";
+    let clocks = solve_json(&["solve", quiet, "--depth", "2", "--game-clocks", "--json"]);
+    let no_uncapture = solve_json(&[
+        "solve",
+        KINGS,
+        "--depth",
+        "2",
+        "--no-uncapture",
+        "both",
+        "--json",
+    ]);
+    assert_same_solutions(&clocks, &no_uncapture);
+}
+
+fn assert_same_solutions(a: &serde_json::Value, b: &serde_json::Value) {
+    let count = |v: &serde_json::Value| v["solutions"].as_array().map_or(0, Vec::len);
+    assert!(
+        a["solutions"] == b["solutions"],
+        "{} solutions against {}",
+        count(a),
+        count(b)
+    );
+}

@@ -98,7 +98,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         let facts = &self.params.facts;
         if let Some(clock) = facts.halfmove_clock {
             let zeroing = is_zeroing(r);
-            if (index <= clock && zeroing) || (index == clock + 1 && !zeroing) {
+            // `checked_add`: a clock of u32::MAX is a legal FEN field, and its move before the
+            // quiet ones lies beyond any search.
+            if (index <= clock && zeroing) || (clock.checked_add(1) == Some(index) && !zeroing) {
                 return false;
             }
         }
