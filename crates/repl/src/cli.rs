@@ -72,6 +72,11 @@ pub enum Command {
         /// Load user cages (each re-verified; an unverifiable one is an error).
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
+        /// Stream every solution as it is found, one JSON line each ({"solution": [...]}), then
+        /// one summary line ({"count", "complete", "nodes", "elapsed_ms"}). Without it only the
+        /// first 1000 solutions are shown and the rest are counted.
+        #[arg(long)]
+        jsonl: bool,
     },
     /// Start the interactive retractor (the default).
     Repl {

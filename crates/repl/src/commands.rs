@@ -87,7 +87,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             game_clocks,
             max_nodes,
             cages,
+            jsonl,
         }) => {
+            let mut position = position;
+            position.json |= jsonl;
             let store = load_cages(cages.as_deref())?;
             let depth = parse_search_depth(&depth)?;
             if extra > MAX_SOLVE_DEPTH {
@@ -103,6 +106,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 no_uncapture: parse_no_uncapture(no_uncapture.as_deref())?,
                 exact_fen,
                 game_clocks,
+                jsonl,
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
         }
@@ -409,7 +413,12 @@ struct SolveRequest {
     no_uncapture: [bool; 2],
     exact_fen: bool,
     game_clocks: bool,
+    jsonl: bool,
 }
+
+/// The solutions a `solve` keeps to show (the first ones found): the rest are counted, not kept,
+/// so memory stays bounded however many there are. `--jsonl` streams them all instead.
+pub const KEPT_SOLUTIONS: usize = 1000;
 
 /// `solve`: every sequence of the last N moves.
 fn solve(
@@ -436,6 +445,15 @@ fn solve(
             facts.plies_since_start = (plies == u64::from(request.depth)).then_some(request.depth);
         }
     }
+    // With --jsonl each solution is written as it is found; a write that fails (the reader went
+    // away) stops the search and is reported after it.
+    let mut write_error = None;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut stream = |line: &[retrace_unmove::Retraction]| {
+        let solution = json!({ "solution": retrace_search::line_notation(pos, line) });
+        let written = writeln!(out, "{solution}");
+        written.map_err(|e| write_error = Some(e)).is_ok()
+    };
     let params = retrace_search::SolveParams {
         depth: request.depth,
         extra: request.extra,
@@ -444,20 +462,42 @@ fn solve(
         no_uncapture: request.no_uncapture,
         facts,
         cancel: Some(interrupt_flag()),
+        keep: Some(if request.jsonl { 0 } else { KEPT_SOLUTIONS }),
+        on_solution: if request.jsonl {
+            Some(&mut stream)
+        } else {
+            None
+        },
         ..retrace_search::SolveParams::default()
     };
     let pruner = retrace_search::LegalPruner::with_cages(cages);
     let found = retrace_search::solve(pos, params, &pruner);
+    if let Some(err) = write_error {
+        return Err(err.into());
+    }
+    out.flush()?;
+    drop(out);
     let lines: Vec<Vec<String>> = found
         .lines
         .iter()
         .map(|line| retrace_search::line_notation(pos, line))
         .collect();
     let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
+    if request.jsonl {
+        return Ok(Answer {
+            json: json!({
+                "count": found.count,
+                "complete": found.complete,
+                "nodes": found.nodes,
+                "elapsed_ms": elapsed_ms,
+            }),
+            text: String::new(),
+        });
+    }
     let mut text = format!(
         "{} solution{}{} ({} nodes, {elapsed_ms:.1} ms)\n",
-        lines.len(),
-        if lines.len() == 1 { "" } else { "s" },
+        found.count,
+        crate::session::plural(found.count),
         if found.complete {
             ""
         } else {
@@ -468,9 +508,16 @@ fn solve(
     for (i, line) in lines.iter().enumerate() {
         text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
     }
+    if found.count > lines.len() as u64 {
+        text.push_str(&format!(
+            "     ... and {} more, not kept (--jsonl streams them all)\n",
+            found.count - lines.len() as u64
+        ));
+    }
     Ok(Answer {
         json: json!({
             "solutions": lines,
+            "count": found.count,
             "complete": found.complete,
             "nodes": found.nodes,
             "elapsed_ms": elapsed_ms,

@@ -18,7 +18,7 @@ use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::{
     board::{draw, Style},
-    commands::{parse_color, side_name},
+    commands::{parse_color, side_name, KEPT_SOLUTIONS},
     help,
     proof::ProofReport,
 };
@@ -63,7 +63,10 @@ pub struct Hooks<'a> {
 struct Found {
     root: usize,
     pos: RetroPosition,
+    /// The first solutions (at most [`KEPT_SOLUTIONS`]), which `step` can walk into.
     lines: Vec<Vec<Retraction>>,
+    /// How many there were in all.
+    count: u64,
 }
 
 /// One retractor session.
@@ -463,10 +466,11 @@ impl Session {
             no_uncapture: request.no_uncapture,
             cancel: Some(Arc::clone(&hooks.cancel)),
             progress: Some(&mut *hooks.progress),
+            keep: Some(KEPT_SOLUTIONS),
             ..SolveParams::default()
         };
         let found = solve(&pos, params, &LegalPruner::with_cages(&self.cages));
-        let count = found.lines.len();
+        let count = found.count;
         let mut text = format!(
             "{count} solution{}{} ({} nodes, {:.1} ms)",
             plural(count),
@@ -482,6 +486,7 @@ impl Session {
             root: self.current,
             pos,
             lines: found.lines,
+            count,
         });
         text.push_str(&self.solution_list());
         if count > 0 {
@@ -507,6 +512,7 @@ impl Session {
                 root: self.current,
                 pos,
                 lines: vec![line],
+                count: 1,
             });
             text.push_str("\n(step 1 walks into it)");
         }
@@ -527,8 +533,9 @@ impl Session {
                 line_notation(root, line).join(" ")
             );
         }
-        if found.lines.len() > 200 {
-            let _ = write!(text, "\n     ... and {} more", found.lines.len() - 200);
+        let shown = found.lines.len().min(200) as u64;
+        if found.count > shown {
+            let _ = write!(text, "\n     ... and {} more", found.count - shown);
         }
         text
     }
@@ -538,8 +545,8 @@ impl Session {
             None => Err("no solve yet on this line".into()),
             Some(found) => Ok(format!(
                 "{} solution{}{}",
-                found.lines.len(),
-                plural(found.lines.len()),
+                found.count,
+                plural(found.count),
                 self.solution_list()
             )),
         }
@@ -554,7 +561,13 @@ impl Session {
         let line = k
             .checked_sub(1)
             .and_then(|i| found.lines.get(i))
-            .ok_or_else(|| format!("there is no solution number {k}"))?
+            .ok_or_else(|| {
+                if (k as u64) <= found.count {
+                    format!("solution {k} was not kept: only the first {KEPT_SOLUTIONS} are")
+                } else {
+                    format!("there is no solution number {k}")
+                }
+            })?
             .clone();
         let root = found.root;
         self.current = root;
@@ -750,8 +763,9 @@ fn parse_square_list(list: &str) -> Result<shakmaty::Bitboard, String> {
         .collect()
 }
 
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 {
+/// "s" unless `n` is 1, for any count type.
+pub(crate) fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
+    if n == N::from(1) {
         ""
     } else {
         "s"

@@ -237,3 +237,75 @@ fn assert_same_solutions(a: &serde_json::Value, b: &serde_json::Value) {
         count(b)
     );
 }
+
+#[test]
+fn solve_keeps_the_first_solutions_and_counts_the_rest() {
+    let all = solve_json(&["solve", KINGS, "--depth", "2", "--json"]);
+    let count = all["count"].as_u64().expect("count");
+    assert!(count > 1000, "{count} solutions: enough to cut");
+    assert_eq!(all["solutions"].as_array().map(Vec::len), Some(1000));
+    assert_eq!(all["complete"], true);
+    let out = retrace(&["solve", KINGS, "--depth", "2", "--jsonl"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let (summary, streamed) = lines.split_last().expect("a summary line");
+    assert_eq!(streamed.len() as u64, count, "every solution streamed");
+    assert_eq!(summary["count"], count);
+    assert_eq!(summary["complete"], true);
+    for (kept, line) in all["solutions"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .zip(streamed)
+    {
+        assert_eq!(&line["solution"], kept, "the same order");
+    }
+}
+
+/// Runs `args`, sends SIGINT after `delay`, and gives the output and how long the process took
+/// to end after the signal.
+fn interrupt_after(
+    args: &[&str],
+    stdin: Stdio,
+    delay: std::time::Duration,
+) -> (Output, std::time::Duration) {
+    let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    std::thread::sleep(delay);
+    let sent = std::time::Instant::now();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "the process was still running");
+    let out = child.wait_with_output().expect("the binary finishes");
+    (out, sent.elapsed())
+}
+
+/// Generous against a loaded machine; the report measures the real latency.
+const PROMPT: std::time::Duration = std::time::Duration::from_secs(2);
+
+#[test]
+fn ctrl_c_stops_a_streamed_solve_with_its_partial_answer() {
+    let delay = std::time::Duration::from_millis(400);
+    let args = ["solve", KINGS, "--depth", "6", "--jsonl"];
+    let (out, latency) = interrupt_after(&args, Stdio::null(), delay);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    let stdout = text(&out.stdout);
+    let summary: serde_json::Value =
+        serde_json::from_str(stdout.lines().last().expect("a summary")).expect("JSON");
+    assert_eq!(summary["complete"], false);
+    assert_eq!(
+        summary["count"].as_u64(),
+        Some(stdout.lines().count() as u64 - 1)
+    );
+}

@@ -92,6 +92,9 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
+/// Takes each solution as [`solve`] finds it; false stops the search.
+pub type SolutionSink<'a> = dyn FnMut(&[Retraction]) -> bool + 'a;
+
 /// The parameters of [`solve`].
 pub struct SolveParams<'a> {
     /// Plies to retract (N).
@@ -110,6 +113,12 @@ pub struct SolveParams<'a> {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called every few thousand nodes.
     pub progress: Option<&'a mut dyn FnMut(Progress)>,
+    /// Keep only the first this many lines in [`Solutions::lines`] (the rest are counted, not
+    /// kept): memory then stays bounded however many solutions there are.
+    pub keep: Option<usize>,
+    /// Called with each solution as it is found, so a caller can stream them; returning false
+    /// stops the search (the result is then marked incomplete).
+    pub on_solution: Option<&'a mut SolutionSink<'a>>,
 }
 
 impl Default for SolveParams<'_> {
@@ -123,6 +132,8 @@ impl Default for SolveParams<'_> {
             facts: GameFacts::default(),
             cancel: None,
             progress: None,
+            keep: None,
+            on_solution: None,
         }
     }
 }
@@ -133,8 +144,11 @@ pub const DEFAULT_EXTRA: u32 = 3;
 /// What [`solve`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solutions {
-    /// Each solution lists N retractions, last move first, in the order of the generator.
+    /// Each solution lists N retractions, last move first, in the order of the generator (only
+    /// the first [`SolveParams::keep`] of them, if that is set).
     pub lines: Vec<Vec<Retraction>>,
+    /// How many solutions were found, kept or not.
+    pub count: u64,
     /// False when `max_solutions`, `max_nodes` or cancellation cut the search short.
     pub complete: bool,
     pub nodes: u64,
@@ -156,6 +170,7 @@ pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P
     }
     Solutions {
         lines: search.lines,
+        count: search.count,
         complete: !search.stopped,
         nodes: search.nodes,
         elapsed: search.start.elapsed(),

@@ -94,6 +94,59 @@ fn max_solutions_cuts_the_search_and_says_so() {
 }
 
 #[test]
+fn kept_lines_are_bounded_and_streamed_ones_are_all_there() {
+    let p = pos("4k3/8/8/8/8/8/8/4K3 w - -");
+    fn params<'a>() -> SolveParams<'a> {
+        SolveParams {
+            depth: 2,
+            extra: 1,
+            ..SolveParams::default()
+        }
+    }
+    let all = solve(&p, params(), &NoPruning);
+    assert!(all.complete && all.lines.len() > 100);
+    assert_eq!(all.count, all.lines.len() as u64);
+    let mut streamed = Vec::new();
+    let mut report = |line: &[Retraction]| {
+        streamed.push(line.to_vec());
+        true
+    };
+    let kept = solve(
+        &p,
+        SolveParams {
+            keep: Some(10),
+            on_solution: Some(&mut report),
+            ..params()
+        },
+        &NoPruning,
+    );
+    assert!(kept.complete);
+    assert_eq!(kept.count, all.count, "every solution is counted");
+    assert_eq!(
+        kept.lines,
+        all.lines[..10].to_vec(),
+        "the first ten are kept"
+    );
+    assert_eq!(streamed, all.lines, "every solution is streamed, in order");
+    // A stream that stops reading stops the search.
+    let mut calls = 0;
+    let mut stop = |_: &[Retraction]| {
+        calls += 1;
+        calls < 5
+    };
+    let cut = solve(
+        &p,
+        SolveParams {
+            on_solution: Some(&mut stop),
+            ..params()
+        },
+        &NoPruning,
+    );
+    assert!(!cut.complete);
+    assert_eq!(cut.count, 5);
+}
+
+#[test]
 fn no_uncapture_applies_to_every_ply_of_the_side() {
     let p = pos("8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -");
     let white_quiet = [false, true];
