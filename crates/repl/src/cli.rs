@@ -40,6 +40,9 @@ pub enum Command {
         /// Plies to retract (0 to 12).
         #[arg(value_name = "DEPTH")]
         depth: String,
+        /// Stop after expanding this many positions (the count is then marked incomplete).
+        #[arg(long, value_name = "NODES")]
+        max_nodes: Option<u64>,
     },
     /// Find every sequence of the last N moves.
     Solve {

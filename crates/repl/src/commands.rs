@@ -7,11 +7,11 @@ use std::{
         atomic::{AtomicBool, Ordering},
         Arc, OnceLock,
     },
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use retrace_legal::{Cage, CageStore};
-use retrace_unmove::{retro_perft, RetroPosition};
+use retrace_unmove::{retro_perft_limited, PerftLimit, RetroPosition};
 use serde_json::{json, Value};
 use shakmaty::{Color, Square};
 
@@ -24,23 +24,45 @@ use crate::{
     script,
 };
 
-/// Set by Ctrl-C while a batch subcommand runs: the search stops, its answer says it is
-/// incomplete, and the exit status is 130.
+/// Set by Ctrl-C while a batch subcommand or a script runs: the search stops, its answer says it
+/// is incomplete, and the exit status is 130.
 static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
+/// How long work that does not look at the interrupt flag (a cage verification, say) may go on
+/// after Ctrl-C before the process ends anyway, so that every command stops within 0.2 s.
+const INTERRUPT_GRACE: Duration = Duration::from_millis(100);
+
 /// The interrupt flag, with the Ctrl-C handler installed the first time it is asked for.
-fn interrupt_flag() -> Arc<AtomicBool> {
+///
+/// The handler sets the flag, which every search polls; what has not wound down and exited when
+/// the grace period is over is cut off with exit status 130 and a line saying the answer is
+/// incomplete. (The handler runs on a thread of its own, so waiting there blocks nothing.)
+pub fn interrupt_flag() -> Arc<AtomicBool> {
     Arc::clone(INTERRUPT.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let setter = Arc::clone(&flag);
         // If no handler can be installed, Ctrl-C ends the process as the default signal does.
-        let _ = ctrlc::set_handler(move || setter.store(true, Ordering::Relaxed));
+        let _ = ctrlc::set_handler(move || {
+            setter.store(true, Ordering::Relaxed);
+            std::thread::sleep(INTERRUPT_GRACE);
+            eprintln!("retrace: interrupted before the answer was complete");
+            std::process::exit(130);
+        });
         flag
     }))
 }
 
 fn interrupted() -> bool {
     INTERRUPT.get().is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
+/// 130 after an interrupt, else success.
+fn exit_status() -> ExitCode {
+    if interrupted() {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Deepest retraction search the command line accepts.
@@ -50,6 +72,14 @@ const MAX_SOLVE_DEPTH: u32 = 64;
 const MAX_PERFT_DEPTH: u32 = 12;
 
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    use std::io::IsTerminal;
+    // Everything but the terminal REPL (which catches Ctrl-C itself, to return to its prompt)
+    // stops on Ctrl-C with exit status 130.
+    let terminal_repl = matches!(cli.command, None | Some(Command::Repl { script: None, .. }))
+        && io::stdin().is_terminal();
+    if !terminal_repl {
+        interrupt_flag();
+    }
     match cli.command {
         None => repl(None, false),
         Some(Command::Repl { script, strict }) => repl(script.as_deref(), strict),
@@ -73,7 +103,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let answer = |text: &str| cage_verify(text, zone.as_deref(), depth, frozen.as_deref());
             if fen != "-" {
                 print_answer(&answer(&fen)?, json)?;
-                return Ok(ExitCode::SUCCESS);
+                return Ok(exit_status());
             }
             batch(json, answer)
         }
@@ -110,9 +140,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
         }
-        Some(Command::Perft { position, depth }) => {
+        Some(Command::Perft {
+            position,
+            depth,
+            max_nodes,
+        }) => {
             let depth = parse_depth(&depth)?;
-            for_each_position(&position, |pos| perft(pos, depth))
+            for_each_position(&position, |pos| perft(pos, depth, max_nodes))
         }
     }
 }
@@ -129,12 +163,12 @@ fn repl(script_file: Option<&std::path::Path>, strict: bool) -> Result<ExitCode,
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(cannot("it is a directory".into()));
             }
-            script::run(io::BufReader::new(file), strict)?;
+            script::run(io::BufReader::new(file), strict, interrupt_flag())?;
         }
         None if io::stdin().is_terminal() => interactive::run()?,
-        None => script::run(io::stdin().lock(), strict)?,
+        None => script::run(io::stdin().lock(), strict, interrupt_flag())?,
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_status())
 }
 
 /// One answer: the JSON document and the text for people.
@@ -161,11 +195,7 @@ fn for_each_position_text(
     if args.fen != "-" {
         let pos = position_from_args(&args.fen, args)?;
         print_answer(&answer(&pos, &args.fen)?, args.json)?;
-        return Ok(if interrupted() {
-            ExitCode::from(130)
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(exit_status());
     }
     batch(args.json, |line| {
         position_from_args(line, args).and_then(|pos| answer(&pos, line))
@@ -202,6 +232,10 @@ fn batch(
             Err(err) => return Err(err),
         }
         if interrupted() {
+            eprintln!(
+                "retrace: interrupted after line {}: the rest was not read",
+                line.number
+            );
             return Ok(ExitCode::from(130));
         }
     }
@@ -371,14 +405,31 @@ pub fn list(pos: &RetroPosition) -> Result<Answer, CliError> {
     })
 }
 
-/// `perft`: leaves of the retraction tree.
-fn perft(pos: &RetroPosition, depth: u32) -> Result<Answer, CliError> {
+/// `perft`: leaves of the retraction tree, within the node budget and until Ctrl-C.
+fn perft(pos: &RetroPosition, depth: u32, max_nodes: Option<u64>) -> Result<Answer, CliError> {
     let start = Instant::now();
-    let nodes = retro_perft(pos, depth);
+    let cancel = interrupt_flag();
+    let limit = PerftLimit {
+        max_nodes,
+        cancel: Some(&cancel),
+    };
+    let count = retro_perft_limited(pos, depth, limit);
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    let leaves = count.leaves;
+    let cut = if count.complete {
+        ""
+    } else {
+        " (cut short: the count is incomplete)"
+    };
     Ok(Answer {
-        json: json!({ "depth": depth, "nodes": nodes, "elapsed_ms": elapsed_ms }),
-        text: format!("retro perft {depth}: {nodes} leaves in {elapsed_ms:.1} ms\n"),
+        json: json!({
+            "depth": depth,
+            "nodes": leaves,
+            "complete": count.complete,
+            "expanded": count.nodes,
+            "elapsed_ms": elapsed_ms,
+        }),
+        text: format!("retro perft {depth}: {leaves} leaves{cut} in {elapsed_ms:.1} ms\n"),
     })
 }
 

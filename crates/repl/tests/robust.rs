@@ -309,3 +309,86 @@ fn ctrl_c_stops_a_streamed_solve_with_its_partial_answer() {
         Some(stdout.lines().count() as u64 - 1)
     );
 }
+
+const KNIGHTS: &str = "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2";
+
+#[test]
+fn perft_keeps_to_its_node_budget() {
+    let out = retrace(
+        &["perft", KNIGHTS, "5", "--max-nodes", "1000", "--json"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["complete"], false);
+    assert!(doc["expanded"].as_u64().is_some_and(|n| n <= 1001), "{doc}");
+    let small = retrace(
+        &["perft", KNIGHTS, "2", "--max-nodes", "1000", "--json"],
+        "",
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&small.stdout).expect("JSON");
+    assert_eq!(doc["complete"], true);
+}
+
+#[test]
+fn ctrl_c_stops_perft_with_its_partial_count() {
+    let delay = std::time::Duration::from_millis(300);
+    let (out, latency) = interrupt_after(&["perft", KNIGHTS, "9", "--json"], Stdio::null(), delay);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["complete"], false);
+}
+
+#[test]
+fn ctrl_c_stops_a_batch_after_a_whole_line() {
+    let dir = std::env::temp_dir().join(format!("retrace-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let input = dir.join("many.txt");
+    std::fs::write(&input, format!("{KNIGHTS}\n").repeat(200_000)).expect("written");
+    let stdin = std::fs::File::open(&input).expect("opens");
+    let delay = std::time::Duration::from_millis(300);
+    let (out, latency) = interrupt_after(&["list", "-", "--json"], stdin.into(), delay);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    let answered = text(&out.stdout).lines().count();
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("interrupted after line {answered}:")),
+        "{answered} answers: {err}"
+    );
+}
+
+#[test]
+fn ctrl_c_ends_a_script_after_the_command_it_stops() {
+    let dir = std::env::temp_dir().join(format!("retrace-script-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = dir.join("long.txt");
+    std::fs::write(&script, format!("fen {KINGS}\nsolve 7\nshow\n")).expect("written");
+    let args = ["repl", "--script", script.to_str().expect("utf8")];
+    let delay = std::time::Duration::from_millis(400);
+    let (out, latency) = interrupt_after(&args, Stdio::null(), delay);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    assert!(text(&out.stdout).contains("the search was cut short"));
+    assert!(text(&out.stderr).contains("interrupted at line 2"));
+}
+
+#[test]
+fn ctrl_c_ends_work_that_does_not_look_at_it() {
+    // A batch blocked reading a pipe that stays open never polls the interrupt flag: the grace
+    // period ends it.
+    let (reader, mut writer) = std::io::pipe().expect("a pipe");
+    writer
+        .write_all(format!("{KINGS}\n").as_bytes())
+        .expect("written");
+    let delay = std::time::Duration::from_millis(300);
+    let (out, latency) = interrupt_after(&["check", "-", "--json"], reader.into(), delay);
+    drop(writer);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    assert_eq!(text(&out.stdout).lines().count(), 1, "the line answered");
+    assert!(text(&out.stderr).contains("interrupted"));
+}
