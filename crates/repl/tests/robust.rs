@@ -1,6 +1,8 @@
 //! Regressions from hostile use (issue 13): each test is an input that once panicked, lost
 //! output, grew without bound or answered wrongly.
 
+mod common;
+
 use std::{
     ffi::OsStr,
     io::Write,
@@ -8,20 +10,10 @@ use std::{
     process::{Command, Output, Stdio},
 };
 
+use common::interrupt_after;
+
 fn retrace_bytes(args: &[&OsStr], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut input = child.stdin.take().expect("stdin");
-    // The binary may stop reading early (a size cap): a closed pipe is not a failure here.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("the binary finishes")
+    common::run(args, stdin)
 }
 
 fn retrace(args: &[&str], stdin: &str) -> Output {
@@ -263,31 +255,6 @@ fn solve_keeps_the_first_solutions_and_counts_the_rest() {
     {
         assert_eq!(&line["solution"], kept, "the same order");
     }
-}
-
-/// Runs `args`, sends SIGINT after `delay`, and gives the output and how long the process took
-/// to end after the signal.
-fn interrupt_after(
-    args: &[&str],
-    stdin: Stdio,
-    delay: std::time::Duration,
-) -> (Output, std::time::Duration) {
-    let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args(args)
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    std::thread::sleep(delay);
-    let sent = std::time::Instant::now();
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success(), "the process was still running");
-    let out = child.wait_with_output().expect("the binary finishes");
-    (out, sent.elapsed())
 }
 
 /// Generous against a loaded machine; the report measures the real latency.
