@@ -463,6 +463,7 @@ impl Session {
             depth: request.depth,
             extra: request.extra,
             max_solutions: request.max,
+            max_nodes: request.max_nodes,
             no_uncapture: request.no_uncapture,
             cancel: Some(Arc::clone(&hooks.cancel)),
             progress: Some(&mut *hooks.progress),
@@ -822,23 +823,25 @@ fn parse_unit(word: &str) -> Result<(Role, Square), String> {
     Ok((role, square.parse().map_err(|_| bad())?))
 }
 
-/// The arguments of `solve N [extra E] [max M] [no-uncapture white|black|both]`.
+/// The arguments of `solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both]`.
 struct SolveRequest {
     depth: u32,
     extra: u32,
     max: Option<usize>,
+    max_nodes: Option<u64>,
     no_uncapture: [bool; 2],
 }
 
 impl SolveRequest {
     fn parse(args: &str) -> Result<SolveRequest, String> {
-        let usage = "usage: solve N [extra E] [max M] [no-uncapture white|black|both]";
+        let usage = "usage: solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both]";
         let mut words = args.split_whitespace();
         let depth = parse_depth(words.next().ok_or(usage)?)?;
         let mut request = SolveRequest {
             depth,
             extra: DEFAULT_EXTRA,
             max: None,
+            max_nodes: None,
             no_uncapture: [false; 2],
         };
         while let Some(word) = words.next() {
@@ -850,6 +853,13 @@ impl SolveRequest {
                         value
                             .parse()
                             .map_err(|_| format!("max '{value}' is not a number"))?,
+                    )
+                }
+                "nodes" => {
+                    request.max_nodes = Some(
+                        value
+                            .parse()
+                            .map_err(|_| format!("nodes '{value}' is not a number"))?,
                     )
                 }
                 "no-uncapture" => {

@@ -359,3 +359,19 @@ fn ctrl_c_ends_work_that_does_not_look_at_it() {
     assert_eq!(text(&out.stdout).lines().count(), 1, "the line answered");
     assert!(text(&out.stderr).contains("interrupted"));
 }
+
+#[test]
+fn the_repl_solve_takes_a_node_budget() {
+    let out = repl_script(&format!(
+        "fen {KINGS}\nsolve 3 nodes 100\nsolve 3 nodes x\n"
+    ));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("so far: the search was cut short"),
+        "{stdout}"
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "error: line 3: nodes 'x' is not a number\n"
+    );
+}
