@@ -27,6 +27,9 @@ pub enum Command {
         /// every line dies earlier, the position is illegal (reason no_history).
         #[arg(long, value_name = "N")]
         prove: Option<String>,
+        /// With --prove: give up after visiting this many nodes (the answer is then incomplete).
+        #[arg(long, value_name = "NODES")]
+        max_nodes: Option<u64>,
     },
     /// Work with user cages.
     #[command(subcommand)]

@@ -88,10 +88,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             position,
             cages,
             prove,
+            max_nodes,
         }) => {
             let store = load_cages(cages.as_deref())?;
             let prove = prove.as_deref().map(parse_search_depth).transpose()?;
-            for_each_position(&position, |pos| check(pos, &store, prove))
+            for_each_position(&position, |pos| check(pos, &store, prove, max_nodes))
         }
         Some(Command::Cage(CageCommand::Verify {
             fen,
@@ -323,7 +324,12 @@ pub fn side_name(color: Color) -> &'static str {
 
 /// `check`: the static analysis (with the user's cages and, failing a contradiction, the automatic
 /// cage attempt), its reasons and its deductions.
-fn check(pos: &RetroPosition, cages: &CageStore, prove: Option<u32>) -> Result<Answer, CliError> {
+fn check(
+    pos: &RetroPosition,
+    cages: &CageStore,
+    prove: Option<u32>,
+    max_nodes: Option<u64>,
+) -> Result<Answer, CliError> {
     let analysis = retrace_legal::analyze_thoroughly(pos, cages);
     let mut reasons: Vec<Value> = analysis
         .reasons
@@ -336,7 +342,8 @@ fn check(pos: &RetroPosition, cages: &CageStore, prove: Option<u32>) -> Result<A
     // Legality by retraction, only where the analysis alone found nothing.
     let report = prove.filter(|_| reasons.is_empty()).map(|depth| {
         let pruner = retrace_search::LegalPruner::with_cages(cages);
-        let proof = retrace_search::prove(pos, depth, &pruner, Some(interrupt_flag()));
+        let proof =
+            retrace_search::prove_within(pos, depth, &pruner, Some(interrupt_flag()), max_nodes);
         ProofReport::new(pos, depth, &proof)
     });
     if let Some(report) = report.as_ref().filter(|r| r.has_history == Some(false)) {

@@ -11,7 +11,8 @@ use std::{
 
 use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
-    line_notation, prove, solve, to_pgn, LegalPruner, Progress, Proof, SolveParams, DEFAULT_EXTRA,
+    line_notation, prove_within, solve, to_pgn, LegalPruner, Progress, Proof, SolveParams,
+    DEFAULT_EXTRA,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Board, Color, Piece, Role, Square};
@@ -499,13 +500,21 @@ impl Session {
     /// Legality by retraction: a history `N` plies deep, or the proof that every line dies
     /// earlier. A history found becomes solution 1, so `step 1` walks into it.
     fn prove(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
-        let depth = match args.trim().parse::<u32>() {
+        let usage = || format!("usage: prove N [nodes K] (N from 1 to {MAX_PROVE_DEPTH})");
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let (depth, max_nodes) = match words[..] {
+            [n] => (n, None),
+            [n, "nodes", k] => (n, Some(k.parse::<u64>().map_err(|_| usage())?)),
+            _ => return Err(usage()),
+        };
+        let depth = match depth.parse::<u32>() {
             Ok(n) if (1..=MAX_PROVE_DEPTH).contains(&n) => n,
-            _ => return Err(format!("usage: prove N (N from 1 to {MAX_PROVE_DEPTH})")),
+            _ => return Err(usage()),
         };
         let pos = self.position().clone();
         let pruner = LegalPruner::with_cages(&self.cages);
-        let proof = prove(&pos, depth, &pruner, Some(Arc::clone(&hooks.cancel)));
+        let cancel = Some(Arc::clone(&hooks.cancel));
+        let proof = prove_within(&pos, depth, &pruner, cancel, max_nodes);
         let report = ProofReport::new(&pos, depth, &proof);
         let mut text = report.text();
         if let Proof::History(line) = proof {

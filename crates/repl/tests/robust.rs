@@ -375,3 +375,19 @@ fn the_repl_solve_takes_a_node_budget() {
         "error: line 3: nodes 'x' is not a number\n"
     );
 }
+
+#[test]
+fn prove_takes_a_node_budget_and_then_claims_nothing() {
+    let fen = "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2";
+    let out = retrace(
+        &["check", fen, "--prove", "6", "--max-nodes", "1", "--json"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["verdict"], "no_contradiction");
+    assert_eq!(doc["retraction"]["complete"], false);
+    let out = repl_script(&format!("fen {fen}\nprove 6 nodes 1\nprove 6 nodes\n"));
+    assert!(text(&out.stdout).contains("the search was stopped"));
+    assert!(text(&out.stderr).starts_with("error: line 3: usage: prove N [nodes K]"));
+}

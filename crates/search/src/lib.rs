@@ -198,10 +198,22 @@ pub fn prove<P: Pruner>(
     pruner: &P,
     cancel: Option<Arc<AtomicBool>>,
 ) -> Proof {
+    prove_within(pos, max_depth, pruner, cancel, None)
+}
+
+/// As [`prove`], giving up (with an incomplete answer) after visiting `max_nodes` nodes.
+pub fn prove_within<P: Pruner>(
+    pos: &RetroPosition,
+    max_depth: u32,
+    pruner: &P,
+    cancel: Option<Arc<AtomicBool>>,
+    max_nodes: Option<u64>,
+) -> Proof {
     let params = SolveParams {
         depth: 0,
         extra: 0,
         cancel,
+        max_nodes,
         ..SolveParams::default()
     };
     let mut search = Search::new(pruner, params);

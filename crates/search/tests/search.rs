@@ -374,3 +374,28 @@ fn prove_finds_a_history_or_shows_every_line_dies() {
         other => panic!("expected no history, got {other:?}"),
     }
 }
+
+#[test]
+fn prove_within_a_node_budget_answers_incomplete_never_illegal() {
+    // Legal, with histories only along long lines: a small budget cannot settle it.
+    let p = pos("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+    let full = retrace_search::prove_within(&p, 6, &LegalPruner::new(), None, None);
+    assert!(matches!(full, Proof::History(_)), "{full:?}");
+    let cut = retrace_search::prove_within(&p, 6, &LegalPruner::new(), None, Some(1));
+    assert!(
+        matches!(
+            cut,
+            Proof::NoHistory {
+                complete: false,
+                ..
+            }
+        ),
+        "{cut:?}"
+    );
+    for budget in [10, 100] {
+        match retrace_search::prove_within(&p, 6, &LegalPruner::new(), None, Some(budget)) {
+            Proof::History(_) => {}
+            Proof::NoHistory { complete, .. } => assert!(!complete, "budget {budget}"),
+        }
+    }
+}
