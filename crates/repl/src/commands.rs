@@ -21,7 +21,7 @@ use crate::{
     lines::{lines, one_line, read_text_file},
     output::{error_json, CliError},
     proof::ProofReport,
-    script,
+    proofgame, script,
 };
 
 /// Set by Ctrl-C while a batch subcommand or a script runs: the search stops, its answer says it
@@ -99,9 +99,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             zone,
             depth,
             frozen,
+            cages,
+            max_nodes,
             json,
         })) => {
-            let answer = |text: &str| cage_verify(text, zone.as_deref(), depth, frozen.as_deref());
+            let store = load_cages(cages.as_deref())?;
+            let claim = ClaimRequest {
+                zone: zone.as_deref(),
+                depth,
+                frozen: frozen.as_deref(),
+                max_nodes,
+            };
+            let answer = |text: &str| cage_verify(text, &claim, &store);
             if fen != "-" {
                 print_answer(&answer(&fen)?, json)?;
                 return Ok(exit_status());
@@ -119,6 +128,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             max_nodes,
             cages,
             jsonl,
+            no_auto_cages,
         }) => {
             let mut position = position;
             position.json |= jsonl;
@@ -138,8 +148,32 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 exact_fen,
                 game_clocks,
                 jsonl,
+                auto_cages: !no_auto_cages,
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
+        }
+        Some(Command::Proofgame {
+            position,
+            moves,
+            plies,
+            max,
+            max_nodes,
+            pgn,
+            cages,
+        }) => {
+            let store = load_cages(cages.as_deref())?;
+            let plies = proofgame::length(moves.as_deref(), plies.as_deref())
+                .map_err(CliError::BadInput)?;
+            let request = proofgame::Request {
+                plies,
+                max,
+                max_nodes,
+            };
+            proofgame_command(&position, request, pgn.as_deref(), &store)
+        }
+        Some(Command::Retractor(args)) => {
+            print_answer(&crate::retractor::answer(&args)?, args.json)?;
+            Ok(exit_status())
         }
         Some(Command::Perft {
             position,
@@ -472,6 +506,8 @@ struct SolveRequest {
     exact_fen: bool,
     game_clocks: bool,
     jsonl: bool,
+    /// Whether candidate lines go through the automatic cage attempt.
+    auto_cages: bool,
 }
 
 /// The solutions a `solve` keeps to show (the first ones found): the rest are counted, not kept,
@@ -528,7 +564,11 @@ fn solve(
         },
         ..retrace_search::SolveParams::default()
     };
-    let pruner = retrace_search::LegalPruner::with_cages(cages);
+    let pruner = retrace_search::LegalPruner::with_cages(cages).with_cage_finding(
+        request
+            .auto_cages
+            .then_some(retrace_search::SEARCH_CAGE_LIMITS),
+    );
     let found = retrace_search::solve(pos, params, &pruner);
     if let Some(err) = write_error {
         return Err(err.into());
@@ -572,10 +612,12 @@ fn solve(
             found.count - lines.len() as u64
         ));
     }
+    text.push_str(&crate::output::refutations_text(pos, &found.refuted));
     Ok(Answer {
         json: json!({
             "solutions": lines,
             "count": found.count,
+            "refuted": crate::output::refutations_json(pos, &found.refuted),
             "complete": found.complete,
             "nodes": found.nodes,
             "elapsed_ms": elapsed_ms,
@@ -601,22 +643,29 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     }
 }
 
-/// `cage verify`: is the claim a cage?
-fn cage_verify(
-    fen: &str,
-    zone: Option<&str>,
+/// The options of `cage verify` beyond the board.
+struct ClaimRequest<'a> {
+    zone: Option<&'a str>,
     depth: Option<u32>,
-    frozen: Option<&str>,
-) -> Result<Answer, CliError> {
+    frozen: Option<&'a str>,
+    max_nodes: u64,
+}
+
+/// `cage verify`: is the claim a cage? The cages of `store` count as proven.
+fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
-    let zone = match zone {
+    let zone = match claim.zone {
         None => None,
         Some(list) => Some(parse_squares(Some(list))?.into_iter().collect()),
     };
-    let frozen = parse_squares(frozen)?.into_iter().collect();
-    let cage = Cage::from_parts(board, zone, frozen, depth).map_err(bad)?;
-    let verification = retrace_legal::cage::verify(&cage, &CageStore::new());
+    let frozen = parse_squares(claim.frozen)?.into_iter().collect();
+    let cage = Cage::from_parts(board, zone, frozen, claim.depth).map_err(bad)?;
+    let options = retrace_legal::cage::VerifyOptions {
+        max_nodes: claim.max_nodes,
+        ..retrace_legal::cage::VerifyOptions::default()
+    };
+    let verification = retrace_legal::cage::verify_with(&cage, store, &options);
     let text = if verification.verified {
         format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes)
     } else {
@@ -639,4 +688,49 @@ fn cage_verify(
         }),
         text,
     })
+}
+
+/// `proofgame`: the games of the requested length, on one position or on every line of stdin; with
+/// `--pgn`, every game found is also written to the file.
+fn proofgame_command(
+    args: &PositionArgs,
+    request: proofgame::Request,
+    pgn_file: Option<&std::path::Path>,
+    cages: &CageStore,
+) -> Result<ExitCode, CliError> {
+    let pgn = std::cell::RefCell::new(String::new());
+    let answer = |fen: &str| {
+        let pos = position_from_args(&proofgame::complete_fen(fen, request.plies), args)?;
+        proofgame::check_side(&pos, request.plies).map_err(CliError::BadInput)?;
+        let params = retrace_search::ProofGameParams {
+            cancel: Some(interrupt_flag()),
+            ..retrace_search::ProofGameParams::default()
+        };
+        let found = proofgame::search(&pos, request, cages, params);
+        let report =
+            proofgame::Report::new(&pos, request.plies, &found).map_err(CliError::Internal)?;
+        if pgn_file.is_some() {
+            let games = proofgame::pgn(&pos, &found.games).map_err(CliError::Internal)?;
+            pgn.borrow_mut().push_str(&games);
+        }
+        Ok(Answer {
+            json: report.json,
+            text: report.text,
+        })
+    };
+    let code = if args.fen == "-" {
+        batch(args.json, answer)?
+    } else {
+        print_answer(&answer(&args.fen)?, args.json)?;
+        if interrupted() {
+            ExitCode::from(130)
+        } else {
+            ExitCode::SUCCESS
+        }
+    };
+    if let Some(file) = pgn_file {
+        std::fs::write(file, pgn.into_inner())
+            .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", file.display())))?;
+    }
+    Ok(code)
 }

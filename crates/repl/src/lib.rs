@@ -9,5 +9,7 @@ pub mod interactive;
 pub mod lines;
 pub mod output;
 pub mod proof;
+pub mod proofgame;
+pub mod retractor;
 pub mod script;
 pub mod session;

@@ -11,8 +11,8 @@ use std::{
 
 use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
-    line_notation, prove_within, solve, to_pgn, LegalPruner, Progress, Proof, SolveParams,
-    DEFAULT_EXTRA,
+    line_notation, prove_within, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
+    SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Board, Color, Piece, Role, Square};
@@ -174,6 +174,7 @@ impl Session {
             "check" => self.check(),
             "solve" => self.solve(rest, hooks)?,
             "prove" => self.prove(rest, hooks)?,
+            "proofgame" => self.proofgame(rest, hooks)?,
             "solutions" => self.solutions()?,
             "step" => self.step_into(rest)?,
             "mark" => self.mark(rest)?,
@@ -471,7 +472,9 @@ impl Session {
             keep: Some(KEPT_SOLUTIONS),
             ..SolveParams::default()
         };
-        let found = solve(&pos, params, &LegalPruner::with_cages(&self.cages));
+        let pruner = LegalPruner::with_cages(&self.cages)
+            .with_cage_finding(request.auto_cages.then_some(SEARCH_CAGE_LIMITS));
+        let found = solve(&pos, params, &pruner);
         let count = found.count;
         let mut text = format!(
             "{count} solution{}{} ({} nodes, {:.1} ms)",
@@ -484,6 +487,7 @@ impl Session {
             found.nodes,
             found.elapsed.as_secs_f64() * 1e3
         );
+        let refuted = crate::output::refutations_text(&pos, &found.refuted);
         self.found = Some(Found {
             root: self.current,
             pos,
@@ -491,6 +495,10 @@ impl Session {
             count,
         });
         text.push_str(&self.solution_list());
+        if !refuted.is_empty() {
+            text.push('\n');
+            text.push_str(refuted.trim_end());
+        }
         if count > 0 {
             text.push_str("\n(step K walks into solution K)");
         }
@@ -526,6 +534,57 @@ impl Session {
             });
             text.push_str("\n(step 1 walks into it)");
         }
+        Ok(text)
+    }
+
+    /// `proofgame N [plies P] [max M] [pgn FILE]`: the games of N moves from the initial array
+    /// that reach the current position; they become the solutions `step K` walks into.
+    fn proofgame(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
+        const USAGE: &str = "usage: proofgame N [max M] [pgn FILE] (N moves, N.5 with Black to move), or proofgame plies P ...";
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let (plies, options) = match words.as_slice() {
+            ["plies", p, rest @ ..] => (crate::proofgame::parse_plies(p)?, rest),
+            [n, rest @ ..] => (crate::proofgame::parse_moves(n)?, rest),
+            [] => return Err(USAGE.into()),
+        };
+        let mut request = crate::proofgame::Request {
+            plies,
+            ..crate::proofgame::Request::default()
+        };
+        let mut pgn_file = None;
+        for pair in options.chunks(2) {
+            match pair {
+                ["max", m] => {
+                    request.max = Some(m.parse().map_err(|_| format!("max '{m}' is not a count"))?);
+                }
+                ["pgn", file] => pgn_file = Some(*file),
+                _ => return Err(USAGE.into()),
+            }
+        }
+        let pos = self.position().clone();
+        crate::proofgame::check_side(&pos, plies)?;
+        let params = ProofGameParams {
+            cancel: Some(Arc::clone(&hooks.cancel)),
+            progress: Some(&mut *hooks.progress),
+            ..ProofGameParams::default()
+        };
+        let found = crate::proofgame::search(&pos, request, &self.cages, params);
+        let report = crate::proofgame::Report::new(&pos, plies, &found)?;
+        let mut text = report.text.trim_end().to_owned();
+        if let Some(file) = pgn_file {
+            let pgn = crate::proofgame::pgn(&pos, &found.games)?;
+            std::fs::write(file, pgn).map_err(|e| format!("cannot write {file}: {e}"))?;
+            let _ = write!(text, "\nwrote {file}");
+        }
+        if !found.games.is_empty() {
+            text.push_str("\n(step K walks into game K, from its last move)");
+        }
+        self.found = Some(Found {
+            root: self.current,
+            pos,
+            count: found.games.len() as u64,
+            lines: found.games,
+        });
         Ok(text)
     }
 
@@ -680,13 +739,14 @@ impl Session {
         }
     }
 
-    /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N]`.
+    /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N] [nodes N]`.
     fn cage_verify(&mut self, args: &str) -> Result<String, String> {
         let board = self.position().board().clone();
         let mut words = args.split_whitespace().peekable();
         let mut selected = board.occupied();
         let mut zone = None;
         let mut depth = None;
+        let mut options = retrace_legal::cage::VerifyOptions::default();
         let mut except = false;
         let mut listed = shakmaty::Bitboard::EMPTY;
         while let Some(word) = words.next() {
@@ -704,6 +764,14 @@ impl Session {
                             .map_err(|_| format!("depth '{n}' is not a number"))?,
                     );
                 }
+                "nodes" => {
+                    let n = words.next().ok_or("nodes needs a number")?;
+                    options.max_nodes = n
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("nodes '{n}' is not a positive number"))?;
+                }
                 squares => listed |= parse_square_list(squares)?,
             }
         }
@@ -719,7 +787,7 @@ impl Session {
         }
         let frozen = self.position().frozen() & selected;
         let cage = Cage::from_parts(cage_board, zone, frozen, depth).map_err(|e| e.to_string())?;
-        match self.cages.insert(cage.clone()) {
+        match self.cages.insert_with(cage.clone(), &options) {
             Ok(v) => Ok(format!(
                 "verified in {} nodes and stored as cage {}: {cage}",
                 v.nodes,
@@ -839,11 +907,15 @@ struct SolveRequest {
     max: Option<usize>,
     max_nodes: Option<u64>,
     no_uncapture: [bool; 2],
+    /// Whether candidate lines go through the automatic cage attempt (`auto-cages off` to see the
+    /// candidates a cage kills).
+    auto_cages: bool,
 }
 
 impl SolveRequest {
     fn parse(args: &str) -> Result<SolveRequest, String> {
-        let usage = "usage: solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both]";
+        let usage = "usage: solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both] \
+                     [auto-cages on|off]";
         let mut words = args.split_whitespace();
         let depth = parse_depth(words.next().ok_or(usage)?)?;
         let mut request = SolveRequest {
@@ -852,6 +924,7 @@ impl SolveRequest {
             max: None,
             max_nodes: None,
             no_uncapture: [false; 2],
+            auto_cages: true,
         };
         while let Some(word) = words.next() {
             let value = words.next().ok_or(usage)?;
@@ -877,6 +950,13 @@ impl SolveRequest {
                         "white" | "w" => [false, true],
                         "black" | "b" => [true, false],
                         "both" => [true, true],
+                        _ => return Err(usage.into()),
+                    }
+                }
+                "auto-cages" => {
+                    request.auto_cages = match value {
+                        "on" => true,
+                        "off" => false,
                         _ => return Err(usage.into()),
                     }
                 }
