@@ -17,7 +17,7 @@ use retrace_unmove::RetroPosition;
 fn skipped(line: &str) -> bool {
     let mut words = line.split_whitespace();
     match words.next() {
-        Some("export" | "cage") => true,
+        Some("export" | "cage" | "proofgame") => true,
         Some("solve" | "prove") => !words.next().is_some_and(|n| n.len() == 1 && n <= "2"),
         _ => false,
     }

@@ -143,8 +143,26 @@ const BATCHES: &[&[&str]] = &[
         "3000",
         "--json",
     ],
-    &["cage", "verify", "-", "--depth", "2", "--json"],
+    &[
+        "cage",
+        "verify",
+        "-",
+        "--depth",
+        "2",
+        "--max-nodes",
+        "2000",
+        "--json",
+    ],
     &["check", "-", "--prove", "2", "--json"],
+    &[
+        "proofgame",
+        "-",
+        "--plies",
+        "4",
+        "--max-nodes",
+        "3000",
+        "--json",
+    ],
 ];
 
 #[test]
@@ -246,6 +264,10 @@ fn repl_line(rng: &mut SmallRng, fens: &[String]) -> Vec<u8> {
         // Searches kept small: the point is the parser and the session, not the search.
         "solve" => format!("{} max 3", rng.gen_range(0..=2)),
         "prove" => rng.gen_range(0..=2).to_string(),
+        "proofgame" => ["1", "1.5", "2", "plies 3", "0", "x"]
+            .choose(rng)
+            .expect("length")
+            .to_string(),
         "cage" => [
             "verify all depth 2",
             "list",
@@ -275,6 +297,7 @@ fn repl_line(rng: &mut SmallRng, fens: &[String]) -> Vec<u8> {
         || matches!(first, "quit" | "exit")
         || (first == "cage" && text.contains("export"))
         || (first == "cage" && text.contains("import"))
+        || (first == "proofgame" && text.contains("pgn"))
     {
         return b"show".to_vec();
     }
@@ -315,13 +338,37 @@ fn command_line(rng: &mut SmallRng, fens: &[String]) -> Vec<OsString> {
         bytes.retain(|&b| b != 0);
         OsString::from_vec(bytes)
     };
-    let mut args: Vec<OsString> = match rng.gen_range(0..7) {
+    let mut args: Vec<OsString> = match rng.gen_range(0..9) {
         0 => vec!["check".into()],
         1 => vec!["list".into()],
-        2 => vec!["perft".into()],
+        2 => ["perft", "--max-nodes", "20000"]
+            .map(OsString::from)
+            .to_vec(),
         3 => vec!["solve".into(), "--max-nodes".into(), "3000".into()],
-        4 => vec!["cage".into(), "verify".into(), "--depth".into(), "2".into()],
+        4 => ["cage", "verify", "--depth", "2", "--max-nodes", "2000"]
+            .map(OsString::from)
+            .to_vec(),
         5 => vec!["repl".into(), "--script".into(), hostile(rng)],
+        6 => ["proofgame", "--moves", "2", "--max-nodes", "3000"]
+            .map(OsString::from)
+            .to_vec(),
+        7 => {
+            let kind = ["proca", "hoeg", "help", "x"].choose(rng).expect("kind");
+            let goal = ["#1", "=1", "s#1", "#0", "mate"].choose(rng).expect("goal");
+            [
+                "retractor",
+                "--kind",
+                kind,
+                "--retract",
+                "1",
+                "--then",
+                goal,
+            ]
+            .map(OsString::from)
+            .into_iter()
+            .chain(["--max-nodes", "3000"].map(OsString::from))
+            .collect()
+        }
         _ => vec![hostile(rng)],
     };
     args.push(if rng.gen_bool(0.5) {
@@ -337,6 +384,11 @@ fn command_line(rng: &mut SmallRng, fens: &[String]) -> Vec<OsString> {
         &["--frozen", "e1,a8"],
         &["--frozen", "z9,,"],
         &["--promoted", "d8"],
+        &["--moves", "1.5"],
+        &["--plies", "3"],
+        &["--plies", "x"],
+        &["--kind", "proca"],
+        &["--then", "#1"],
         &["--depth", "1"],
         &["--depth", "2"],
         &["--depth", "65"],
@@ -374,7 +426,6 @@ fn command_line(rng: &mut SmallRng, fens: &[String]) -> Vec<OsString> {
     if rng.gen_bool(0.2) {
         args.push(hostile(rng));
     }
-    // A perft deeper than 2 or a prove deeper than 2 is a real search: keep them small.
     args
 }
 
