@@ -18,6 +18,8 @@ bench:
     cargo run --release -p retrace-unmove --example perft_table
     cargo bench -p retrace-unmove
 
-# Fuzz the FEN and notation parsers (needs `cargo install cargo-fuzz`; stable toolchain allowed).
-fuzz TARGET="fen" SECONDS="300":
-    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{TARGET}} -- -max_total_time={{SECONDS}}
+# Fuzz a target of fuzz/fuzz_targets (needs `cargo install cargo-fuzz`; stable toolchain
+# allowed), with its dictionary fuzz/dict/TARGET.dict (or DICT=name.dict for another one).
+fuzz TARGET="fen" SECONDS="300" DICT=(TARGET + ".dict"):
+    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{TARGET}} -- -max_total_time={{SECONDS}} \
+        -dict=dict/{{DICT}}

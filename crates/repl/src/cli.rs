@@ -27,6 +27,9 @@ pub enum Command {
         /// every line dies earlier, the position is illegal (reason no_history).
         #[arg(long, value_name = "N")]
         prove: Option<String>,
+        /// With --prove: give up after visiting this many nodes (the answer is then incomplete).
+        #[arg(long, value_name = "NODES")]
+        max_nodes: Option<u64>,
     },
     /// Work with user cages.
     #[command(subcommand)]
@@ -40,6 +43,9 @@ pub enum Command {
         /// Plies to retract (0 to 12).
         #[arg(value_name = "DEPTH")]
         depth: String,
+        /// Stop after expanding this many positions (the count is then marked incomplete).
+        #[arg(long, value_name = "NODES")]
+        max_nodes: Option<u64>,
     },
     /// Find every sequence of the last N moves.
     Solve {
@@ -72,6 +78,11 @@ pub enum Command {
         /// Load user cages (each re-verified; an unverifiable one is an error).
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
+        /// Stream every solution as it is found, one JSON line each ({"solution": [...]}), then
+        /// one summary line ({"count", "complete", "nodes", "elapsed_ms"}). Without it only the
+        /// first 1000 solutions are shown and the rest are counted.
+        #[arg(long)]
+        jsonl: bool,
         /// Do not try the positions of candidate lines as cages (only the analysis and the
         /// user's cages prune), to see the candidates a cage kills.
         #[arg(long)]

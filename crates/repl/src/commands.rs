@@ -7,11 +7,11 @@ use std::{
         atomic::{AtomicBool, Ordering},
         Arc, OnceLock,
     },
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use retrace_legal::{Cage, CageStore};
-use retrace_unmove::{retro_perft, RetroPosition};
+use retrace_unmove::{retro_perft_limited, PerftLimit, RetroPosition};
 use serde_json::{json, Value};
 use shakmaty::{Color, Square};
 
@@ -24,23 +24,45 @@ use crate::{
     proofgame, script,
 };
 
-/// Set by Ctrl-C while a batch subcommand runs: the search stops, its answer says it is
-/// incomplete, and the exit status is 130.
+/// Set by Ctrl-C while a batch subcommand or a script runs: the search stops, its answer says it
+/// is incomplete, and the exit status is 130.
 static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
+/// How long work that does not look at the interrupt flag (a cage verification, say) may go on
+/// after Ctrl-C before the process ends anyway, so that every command stops within 0.2 s.
+const INTERRUPT_GRACE: Duration = Duration::from_millis(100);
+
 /// The interrupt flag, with the Ctrl-C handler installed the first time it is asked for.
-pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
+///
+/// The handler sets the flag, which every search polls; what has not wound down and exited when
+/// the grace period is over is cut off with exit status 130 and a line saying the answer is
+/// incomplete. (The handler runs on a thread of its own, so waiting there blocks nothing.)
+pub fn interrupt_flag() -> Arc<AtomicBool> {
     Arc::clone(INTERRUPT.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let setter = Arc::clone(&flag);
         // If no handler can be installed, Ctrl-C ends the process as the default signal does.
-        let _ = ctrlc::set_handler(move || setter.store(true, Ordering::Relaxed));
+        let _ = ctrlc::set_handler(move || {
+            setter.store(true, Ordering::Relaxed);
+            std::thread::sleep(INTERRUPT_GRACE);
+            eprintln!("retrace: interrupted before the answer was complete");
+            std::process::exit(130);
+        });
         flag
     }))
 }
 
 fn interrupted() -> bool {
     INTERRUPT.get().is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
+/// 130 after an interrupt, else success.
+fn exit_status() -> ExitCode {
+    if interrupted() {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Deepest retraction search the command line accepts.
@@ -50,6 +72,14 @@ const MAX_SOLVE_DEPTH: u32 = 64;
 const MAX_PERFT_DEPTH: u32 = 12;
 
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    use std::io::IsTerminal;
+    // Everything but the terminal REPL (which catches Ctrl-C itself, to return to its prompt)
+    // stops on Ctrl-C with exit status 130.
+    let terminal_repl = matches!(cli.command, None | Some(Command::Repl { script: None, .. }))
+        && io::stdin().is_terminal();
+    if !terminal_repl {
+        interrupt_flag();
+    }
     match cli.command {
         None => repl(None, false),
         Some(Command::Repl { script, strict }) => repl(script.as_deref(), strict),
@@ -58,10 +88,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             position,
             cages,
             prove,
+            max_nodes,
         }) => {
             let store = load_cages(cages.as_deref())?;
             let prove = prove.as_deref().map(parse_search_depth).transpose()?;
-            for_each_position(&position, |pos| check(pos, &store, prove))
+            for_each_position(&position, |pos| check(pos, &store, prove, max_nodes))
         }
         Some(Command::Cage(CageCommand::Verify {
             fen,
@@ -82,7 +113,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let answer = |text: &str| cage_verify(text, &claim, &store);
             if fen != "-" {
                 print_answer(&answer(&fen)?, json)?;
-                return Ok(ExitCode::SUCCESS);
+                return Ok(exit_status());
             }
             batch(json, answer)
         }
@@ -96,8 +127,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             game_clocks,
             max_nodes,
             cages,
+            jsonl,
             no_auto_cages,
         }) => {
+            let mut position = position;
+            position.json |= jsonl;
             let store = load_cages(cages.as_deref())?;
             let depth = parse_search_depth(&depth)?;
             if extra > MAX_SOLVE_DEPTH {
@@ -113,6 +147,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 no_uncapture: parse_no_uncapture(no_uncapture.as_deref())?,
                 exact_fen,
                 game_clocks,
+                jsonl,
                 auto_cages: !no_auto_cages,
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
@@ -138,15 +173,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }
         Some(Command::Retractor(args)) => {
             print_answer(&crate::retractor::answer(&args)?, args.json)?;
-            Ok(if interrupted() {
-                ExitCode::from(130)
-            } else {
-                ExitCode::SUCCESS
-            })
+            Ok(exit_status())
         }
-        Some(Command::Perft { position, depth }) => {
+        Some(Command::Perft {
+            position,
+            depth,
+            max_nodes,
+        }) => {
             let depth = parse_depth(&depth)?;
-            for_each_position(&position, |pos| perft(pos, depth))
+            for_each_position(&position, |pos| perft(pos, depth, max_nodes))
         }
     }
 }
@@ -163,12 +198,12 @@ fn repl(script_file: Option<&std::path::Path>, strict: bool) -> Result<ExitCode,
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(cannot("it is a directory".into()));
             }
-            script::run(io::BufReader::new(file), strict)?;
+            script::run(io::BufReader::new(file), strict, interrupt_flag())?;
         }
         None if io::stdin().is_terminal() => interactive::run()?,
-        None => script::run(io::stdin().lock(), strict)?,
+        None => script::run(io::stdin().lock(), strict, interrupt_flag())?,
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_status())
 }
 
 /// One answer: the JSON document and the text for people.
@@ -195,11 +230,7 @@ fn for_each_position_text(
     if args.fen != "-" {
         let pos = position_from_args(&args.fen, args)?;
         print_answer(&answer(&pos, &args.fen)?, args.json)?;
-        return Ok(if interrupted() {
-            ExitCode::from(130)
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(exit_status());
     }
     batch(args.json, |line| {
         position_from_args(line, args).and_then(|pos| answer(&pos, line))
@@ -236,6 +267,10 @@ fn batch(
             Err(err) => return Err(err),
         }
         if interrupted() {
+            eprintln!(
+                "retrace: interrupted after line {}: the rest was not read",
+                line.number
+            );
             return Ok(ExitCode::from(130));
         }
     }
@@ -323,7 +358,12 @@ pub fn side_name(color: Color) -> &'static str {
 
 /// `check`: the static analysis (with the user's cages and, failing a contradiction, the automatic
 /// cage attempt), its reasons and its deductions.
-fn check(pos: &RetroPosition, cages: &CageStore, prove: Option<u32>) -> Result<Answer, CliError> {
+fn check(
+    pos: &RetroPosition,
+    cages: &CageStore,
+    prove: Option<u32>,
+    max_nodes: Option<u64>,
+) -> Result<Answer, CliError> {
     let analysis = retrace_legal::analyze_thoroughly(pos, cages);
     let mut reasons: Vec<Value> = analysis
         .reasons
@@ -336,7 +376,8 @@ fn check(pos: &RetroPosition, cages: &CageStore, prove: Option<u32>) -> Result<A
     // Legality by retraction, only where the analysis alone found nothing.
     let report = prove.filter(|_| reasons.is_empty()).map(|depth| {
         let pruner = retrace_search::LegalPruner::with_cages(cages);
-        let proof = retrace_search::prove(pos, depth, &pruner, Some(interrupt_flag()));
+        let proof =
+            retrace_search::prove_within(pos, depth, &pruner, Some(interrupt_flag()), max_nodes);
         ProofReport::new(pos, depth, &proof)
     });
     if let Some(report) = report.as_ref().filter(|r| r.has_history == Some(false)) {
@@ -405,14 +446,31 @@ pub fn list(pos: &RetroPosition) -> Result<Answer, CliError> {
     })
 }
 
-/// `perft`: leaves of the retraction tree.
-fn perft(pos: &RetroPosition, depth: u32) -> Result<Answer, CliError> {
+/// `perft`: leaves of the retraction tree, within the node budget and until Ctrl-C.
+fn perft(pos: &RetroPosition, depth: u32, max_nodes: Option<u64>) -> Result<Answer, CliError> {
     let start = Instant::now();
-    let nodes = retro_perft(pos, depth);
+    let cancel = interrupt_flag();
+    let limit = PerftLimit {
+        max_nodes,
+        cancel: Some(&cancel),
+    };
+    let count = retro_perft_limited(pos, depth, limit);
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    let leaves = count.leaves;
+    let cut = if count.complete {
+        ""
+    } else {
+        " (cut short: the count is incomplete)"
+    };
     Ok(Answer {
-        json: json!({ "depth": depth, "nodes": nodes, "elapsed_ms": elapsed_ms }),
-        text: format!("retro perft {depth}: {nodes} leaves in {elapsed_ms:.1} ms\n"),
+        json: json!({
+            "depth": depth,
+            "nodes": leaves,
+            "complete": count.complete,
+            "expanded": count.nodes,
+            "elapsed_ms": elapsed_ms,
+        }),
+        text: format!("retro perft {depth}: {leaves} leaves{cut} in {elapsed_ms:.1} ms\n"),
     })
 }
 
@@ -447,9 +505,14 @@ struct SolveRequest {
     no_uncapture: [bool; 2],
     exact_fen: bool,
     game_clocks: bool,
+    jsonl: bool,
     /// Whether candidate lines go through the automatic cage attempt.
     auto_cages: bool,
 }
+
+/// The solutions a `solve` keeps to show (the first ones found): the rest are counted, not kept,
+/// so memory stays bounded however many there are. `--jsonl` streams them all instead.
+pub const KEPT_SOLUTIONS: usize = 1000;
 
 /// `solve`: every sequence of the last N moves.
 fn solve(
@@ -467,15 +530,24 @@ fn solve(
     if request.game_clocks {
         facts.halfmove_clock = read.halfmove_clock;
         if let Some(plies) = read.plies_since_start(pos.to_move()) {
-            if plies < request.depth {
+            if plies < u64::from(request.depth) {
                 return Err(CliError::BadInput(format!(
                     "the move number says {plies} plies were played: cannot retract {}",
                     request.depth
                 )));
             }
-            facts.plies_since_start = (plies == request.depth).then_some(plies);
+            facts.plies_since_start = (plies == u64::from(request.depth)).then_some(request.depth);
         }
     }
+    // With --jsonl each solution is written as it is found; a write that fails (the reader went
+    // away) stops the search and is reported after it.
+    let mut write_error = None;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut stream = |line: &[retrace_unmove::Retraction]| {
+        let solution = json!({ "solution": retrace_search::line_notation(pos, line) });
+        let written = writeln!(out, "{solution}");
+        written.map_err(|e| write_error = Some(e)).is_ok()
+    };
     let params = retrace_search::SolveParams {
         depth: request.depth,
         extra: request.extra,
@@ -484,6 +556,12 @@ fn solve(
         no_uncapture: request.no_uncapture,
         facts,
         cancel: Some(interrupt_flag()),
+        keep: Some(if request.jsonl { 0 } else { KEPT_SOLUTIONS }),
+        on_solution: if request.jsonl {
+            Some(&mut stream)
+        } else {
+            None
+        },
         ..retrace_search::SolveParams::default()
     };
     let pruner = retrace_search::LegalPruner::with_cages(cages).with_cage_finding(
@@ -492,16 +570,32 @@ fn solve(
             .then_some(retrace_search::SEARCH_CAGE_LIMITS),
     );
     let found = retrace_search::solve(pos, params, &pruner);
+    if let Some(err) = write_error {
+        return Err(err.into());
+    }
+    out.flush()?;
+    drop(out);
     let lines: Vec<Vec<String>> = found
         .lines
         .iter()
         .map(|line| retrace_search::line_notation(pos, line))
         .collect();
     let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
+    if request.jsonl {
+        return Ok(Answer {
+            json: json!({
+                "count": found.count,
+                "complete": found.complete,
+                "nodes": found.nodes,
+                "elapsed_ms": elapsed_ms,
+            }),
+            text: String::new(),
+        });
+    }
     let mut text = format!(
         "{} solution{}{} ({} nodes, {elapsed_ms:.1} ms)\n",
-        lines.len(),
-        if lines.len() == 1 { "" } else { "s" },
+        found.count,
+        crate::session::plural(found.count),
         if found.complete {
             ""
         } else {
@@ -512,10 +606,17 @@ fn solve(
     for (i, line) in lines.iter().enumerate() {
         text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
     }
+    if found.count > lines.len() as u64 {
+        text.push_str(&format!(
+            "     ... and {} more, not kept (--jsonl streams them all)\n",
+            found.count - lines.len() as u64
+        ));
+    }
     text.push_str(&crate::output::refutations_text(pos, &found.refuted));
     Ok(Answer {
         json: json!({
             "solutions": lines,
+            "count": found.count,
             "refuted": crate::output::refutations_json(pos, &found.refuted),
             "complete": found.complete,
             "nodes": found.nodes,

@@ -143,14 +143,14 @@ pub fn read_text_file(path: &Path, what: &str) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{what} {} is not UTF-8 text", path.display()))
 }
 
-/// `text` made fit for one line of a message: control characters escaped, and cut to a few
-/// hundred characters (a 1 MB input line must not come back whole on stderr).
+/// `text` made fit for one line of a message: control characters escaped, and cut after about
+/// 240 bytes (a 1 MB input line must not come back whole on stderr).
 #[must_use]
 pub fn one_line(text: &str) -> String {
-    const MAX_CHARS: usize = 200;
+    const MAX_BYTES: usize = 240;
     let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX_CHARS {
+    for c in text.chars() {
+        if out.len() >= MAX_BYTES {
             out.push_str("...");
             break;
         }
@@ -203,7 +203,13 @@ mod tests {
     #[test]
     fn messages_are_one_short_line() {
         assert_eq!(one_line("a\rb\nc"), "a\\rb\\nc");
-        let long = one_line(&"x".repeat(10_000));
-        assert!(long.len() < 300 && long.ends_with("..."));
+        for long in [
+            "x".repeat(10_000),
+            "\u{11}".repeat(10_000),
+            "１".repeat(10_000),
+        ] {
+            let short = one_line(&long);
+            assert!(short.len() < 260 && short.ends_with("..."), "{short}");
+        }
     }
 }

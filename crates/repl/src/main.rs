@@ -3,24 +3,14 @@
 //! The binary only parses arguments and dispatches; each subcommand lives in its own module and
 //! reports failures as [`CliError`] so that every error is one line with the contract's exit code.
 
-mod board;
-mod cli;
-mod commands;
-mod help;
-mod interactive;
-mod lines;
-mod output;
-mod proof;
-mod proofgame;
-mod retractor;
-mod script;
-mod session;
-
 use std::process::ExitCode;
 
 use clap::Parser;
-
-use crate::{cli::Cli, output::CliError};
+use retrace_repl::{
+    cli::Cli,
+    commands,
+    output::{self, CliError},
+};
 
 fn main() -> ExitCode {
     // Arguments as the OS gives them: a file name need not be UTF-8, and clap reports a text

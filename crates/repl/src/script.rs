@@ -2,7 +2,10 @@
 
 use std::{
     io::{self, BufRead, Write},
-    sync::{atomic::AtomicBool, Arc},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc,
+    },
 };
 
 use crate::{
@@ -12,10 +15,11 @@ use crate::{
     session::{Hooks, Outcome, Session},
 };
 
-/// Runs every command of `input`. With `strict`, the first error ends the run as bad input.
-pub fn run(input: impl BufRead, strict: bool) -> Result<(), CliError> {
+/// Runs every command of `input`. With `strict`, the first error ends the run as bad input. When
+/// `cancel` is set (Ctrl-C) the command running stops as it would at the terminal, and the run
+/// ends after it.
+pub fn run(input: impl BufRead, strict: bool, cancel: Arc<AtomicBool>) -> Result<(), CliError> {
     let mut session = Session::new(Style::Plain);
-    let cancel = Arc::new(AtomicBool::new(false));
     let mut quiet = |_: retrace_search::Progress| {};
     let mut out = io::stdout().lock();
     for line in lines(input) {
@@ -39,6 +43,14 @@ pub fn run(input: impl BufRead, strict: bool) -> Result<(), CliError> {
                 return Err(CliError::BadInput(format!("line {}: {err}", line.number)));
             }
             Err(err) => eprintln!("error: line {}: {}", line.number, one_line(&err)),
+        }
+        if cancel.load(Ordering::Relaxed) {
+            out.flush()?;
+            eprintln!(
+                "retrace: interrupted at line {}: the rest of the script was not run",
+                line.number
+            );
+            break;
         }
     }
     out.flush()?;

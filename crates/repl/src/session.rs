@@ -11,7 +11,7 @@ use std::{
 
 use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
-    line_notation, prove, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
+    line_notation, prove_within, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
     SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
 };
 use retrace_unmove::{Retraction, RetroPosition};
@@ -19,7 +19,7 @@ use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::{
     board::{draw, Style},
-    commands::{parse_color, side_name},
+    commands::{parse_color, side_name, KEPT_SOLUTIONS},
     help,
     proof::ProofReport,
 };
@@ -64,7 +64,10 @@ pub struct Hooks<'a> {
 struct Found {
     root: usize,
     pos: RetroPosition,
+    /// The first solutions (at most [`KEPT_SOLUTIONS`]), which `step` can walk into.
     lines: Vec<Vec<Retraction>>,
+    /// How many there were in all.
+    count: u64,
 }
 
 /// One retractor session.
@@ -462,15 +465,17 @@ impl Session {
             depth: request.depth,
             extra: request.extra,
             max_solutions: request.max,
+            max_nodes: request.max_nodes,
             no_uncapture: request.no_uncapture,
             cancel: Some(Arc::clone(&hooks.cancel)),
             progress: Some(&mut *hooks.progress),
+            keep: Some(KEPT_SOLUTIONS),
             ..SolveParams::default()
         };
         let pruner = LegalPruner::with_cages(&self.cages)
             .with_cage_finding(request.auto_cages.then_some(SEARCH_CAGE_LIMITS));
         let found = solve(&pos, params, &pruner);
-        let count = found.lines.len();
+        let count = found.count;
         let mut text = format!(
             "{count} solution{}{} ({} nodes, {:.1} ms)",
             plural(count),
@@ -487,6 +492,7 @@ impl Session {
             root: self.current,
             pos,
             lines: found.lines,
+            count,
         });
         text.push_str(&self.solution_list());
         if !refuted.is_empty() {
@@ -502,13 +508,21 @@ impl Session {
     /// Legality by retraction: a history `N` plies deep, or the proof that every line dies
     /// earlier. A history found becomes solution 1, so `step 1` walks into it.
     fn prove(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
-        let depth = match args.trim().parse::<u32>() {
+        let usage = || format!("usage: prove N [nodes K] (N from 1 to {MAX_PROVE_DEPTH})");
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let (depth, max_nodes) = match words[..] {
+            [n] => (n, None),
+            [n, "nodes", k] => (n, Some(k.parse::<u64>().map_err(|_| usage())?)),
+            _ => return Err(usage()),
+        };
+        let depth = match depth.parse::<u32>() {
             Ok(n) if (1..=MAX_PROVE_DEPTH).contains(&n) => n,
-            _ => return Err(format!("usage: prove N (N from 1 to {MAX_PROVE_DEPTH})")),
+            _ => return Err(usage()),
         };
         let pos = self.position().clone();
         let pruner = LegalPruner::with_cages(&self.cages);
-        let proof = prove(&pos, depth, &pruner, Some(Arc::clone(&hooks.cancel)));
+        let cancel = Some(Arc::clone(&hooks.cancel));
+        let proof = prove_within(&pos, depth, &pruner, cancel, max_nodes);
         let report = ProofReport::new(&pos, depth, &proof);
         let mut text = report.text();
         if let Proof::History(line) = proof {
@@ -516,6 +530,7 @@ impl Session {
                 root: self.current,
                 pos,
                 lines: vec![line],
+                count: 1,
             });
             text.push_str("\n(step 1 walks into it)");
         }
@@ -567,6 +582,7 @@ impl Session {
         self.found = Some(Found {
             root: self.current,
             pos,
+            count: found.games.len() as u64,
             lines: found.games,
         });
         Ok(text)
@@ -586,8 +602,9 @@ impl Session {
                 line_notation(root, line).join(" ")
             );
         }
-        if found.lines.len() > 200 {
-            let _ = write!(text, "\n     ... and {} more", found.lines.len() - 200);
+        let shown = found.lines.len().min(200) as u64;
+        if found.count > shown {
+            let _ = write!(text, "\n     ... and {} more", found.count - shown);
         }
         text
     }
@@ -597,8 +614,8 @@ impl Session {
             None => Err("no solve yet on this line".into()),
             Some(found) => Ok(format!(
                 "{} solution{}{}",
-                found.lines.len(),
-                plural(found.lines.len()),
+                found.count,
+                plural(found.count),
                 self.solution_list()
             )),
         }
@@ -613,7 +630,13 @@ impl Session {
         let line = k
             .checked_sub(1)
             .and_then(|i| found.lines.get(i))
-            .ok_or_else(|| format!("there is no solution number {k}"))?
+            .ok_or_else(|| {
+                if (k as u64) <= found.count {
+                    format!("solution {k} was not kept: only the first {KEPT_SOLUTIONS} are")
+                } else {
+                    format!("there is no solution number {k}")
+                }
+            })?
             .clone();
         let root = found.root;
         self.current = root;
@@ -818,8 +841,9 @@ fn parse_square_list(list: &str) -> Result<shakmaty::Bitboard, String> {
         .collect()
 }
 
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 {
+/// "s" unless `n` is 1, for any count type.
+pub(crate) fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
+    if n == N::from(1) {
         ""
     } else {
         "s"
@@ -876,11 +900,12 @@ fn parse_unit(word: &str) -> Result<(Role, Square), String> {
     Ok((role, square.parse().map_err(|_| bad())?))
 }
 
-/// The arguments of `solve N [extra E] [max M] [no-uncapture white|black|both]`.
+/// The arguments of `solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both]`.
 struct SolveRequest {
     depth: u32,
     extra: u32,
     max: Option<usize>,
+    max_nodes: Option<u64>,
     no_uncapture: [bool; 2],
     /// Whether candidate lines go through the automatic cage attempt (`auto-cages off` to see the
     /// candidates a cage kills).
@@ -889,14 +914,15 @@ struct SolveRequest {
 
 impl SolveRequest {
     fn parse(args: &str) -> Result<SolveRequest, String> {
-        let usage =
-            "usage: solve N [extra E] [max M] [no-uncapture white|black|both] [auto-cages on|off]";
+        let usage = "usage: solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both] \
+                     [auto-cages on|off]";
         let mut words = args.split_whitespace();
         let depth = parse_depth(words.next().ok_or(usage)?)?;
         let mut request = SolveRequest {
             depth,
             extra: DEFAULT_EXTRA,
             max: None,
+            max_nodes: None,
             no_uncapture: [false; 2],
             auto_cages: true,
         };
@@ -909,6 +935,13 @@ impl SolveRequest {
                         value
                             .parse()
                             .map_err(|_| format!("max '{value}' is not a number"))?,
+                    )
+                }
+                "nodes" => {
+                    request.max_nodes = Some(
+                        value
+                            .parse()
+                            .map_err(|_| format!("nodes '{value}' is not a number"))?,
                     )
                 }
                 "no-uncapture" => {

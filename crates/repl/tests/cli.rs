@@ -1,29 +1,15 @@
 //! Drives the real `retrace` binary as scripts do, and checks its answers against the library.
 
-use std::{
-    io::Write,
-    process::{Command, Output, Stdio},
-};
+mod common;
+
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
 const BRANDIS: &str = "8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -";
 
 fn retrace(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("the binary finishes")
+    common::run(args, stdin.as_bytes())
 }
 
 fn json(out: &Output) -> Value {

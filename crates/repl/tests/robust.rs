@@ -1,6 +1,8 @@
 //! Regressions from hostile use (issue 13): each test is an input that once panicked, lost
 //! output, grew without bound or answered wrongly.
 
+mod common;
+
 use std::{
     ffi::OsStr,
     io::Write,
@@ -8,20 +10,10 @@ use std::{
     process::{Command, Output, Stdio},
 };
 
+use common::interrupt_after;
+
 fn retrace_bytes(args: &[&OsStr], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut input = child.stdin.take().expect("stdin");
-    // The binary may stop reading early (a size cap): a closed pipe is not a failure here.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("the binary finishes")
+    common::run(args, stdin)
 }
 
 fn retrace(args: &[&str], stdin: &str) -> Output {
@@ -195,4 +187,207 @@ fn batch_errors_do_not_echo_raw_input() {
     assert_eq!(err.lines().count(), 2, "one line per bad input line");
     assert!(!err.contains('\r') && !err.contains('\u{1b}'), "{err:?}");
     assert!(err.len() < 1000, "{} bytes of errors", err.len());
+}
+
+fn solve_json(args: &[&str]) -> serde_json::Value {
+    let out = retrace(args, "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
+#[test]
+fn huge_clocks_are_read_exactly() {
+    // 2147483650 moves are 4294967298 plies: far more than 2, so no proof game is asked for and
+    // the answer is the plain one (the u32 once wrapped to 0 plies: "0 solutions, complete").
+    let huge = "4k3/8/8/8/8/8/8/4K3 w - - ? 2147483650";
+    let plain = solve_json(&["solve", KINGS, "--depth", "2", "--json"]);
+    let clocks = solve_json(&["solve", huge, "--depth", "2", "--game-clocks", "--json"]);
+    assert_eq!(clocks["complete"], true);
+    assert!(!plain["solutions"].as_array().expect("array").is_empty());
+    assert_same_solutions(&clocks, &plain);
+    // The largest halfmove clock: every retraction is quiet, so no uncapture.
+    let quiet = "4k3/8/8/8/8/8/8/4K3 w - - 4294967295 2147483650";
+    let clocks = solve_json(&["solve", quiet, "--depth", "2", "--game-clocks", "--json"]);
+    let no_uncapture = solve_json(&[
+        "solve",
+        KINGS,
+        "--depth",
+        "2",
+        "--no-uncapture",
+        "both",
+        "--json",
+    ]);
+    assert_same_solutions(&clocks, &no_uncapture);
+}
+
+fn assert_same_solutions(a: &serde_json::Value, b: &serde_json::Value) {
+    let count = |v: &serde_json::Value| v["solutions"].as_array().map_or(0, Vec::len);
+    assert!(
+        a["solutions"] == b["solutions"],
+        "{} solutions against {}",
+        count(a),
+        count(b)
+    );
+}
+
+#[test]
+fn solve_keeps_the_first_solutions_and_counts_the_rest() {
+    let all = solve_json(&["solve", KINGS, "--depth", "2", "--json"]);
+    let count = all["count"].as_u64().expect("count");
+    assert!(count > 1000, "{count} solutions: enough to cut");
+    assert_eq!(all["solutions"].as_array().map(Vec::len), Some(1000));
+    assert_eq!(all["complete"], true);
+    let out = retrace(&["solve", KINGS, "--depth", "2", "--jsonl"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let (summary, streamed) = lines.split_last().expect("a summary line");
+    assert_eq!(streamed.len() as u64, count, "every solution streamed");
+    assert_eq!(summary["count"], count);
+    assert_eq!(summary["complete"], true);
+    for (kept, line) in all["solutions"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .zip(streamed)
+    {
+        assert_eq!(&line["solution"], kept, "the same order");
+    }
+}
+
+/// Generous against a loaded machine; the report measures the real latency.
+const PROMPT: std::time::Duration = std::time::Duration::from_secs(2);
+
+#[test]
+fn ctrl_c_stops_a_streamed_solve_with_its_partial_answer() {
+    let delay = std::time::Duration::from_millis(400);
+    let args = ["solve", KINGS, "--depth", "6", "--jsonl"];
+    let (out, latency) = interrupt_after(&args, Stdio::null(), delay);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    let stdout = text(&out.stdout);
+    let summary: serde_json::Value =
+        serde_json::from_str(stdout.lines().last().expect("a summary")).expect("JSON");
+    assert_eq!(summary["complete"], false);
+    assert_eq!(
+        summary["count"].as_u64(),
+        Some(stdout.lines().count() as u64 - 1)
+    );
+}
+
+const KNIGHTS: &str = "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2";
+
+#[test]
+fn perft_keeps_to_its_node_budget() {
+    let out = retrace(
+        &["perft", KNIGHTS, "5", "--max-nodes", "1000", "--json"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["complete"], false);
+    assert!(doc["expanded"].as_u64().is_some_and(|n| n <= 1001), "{doc}");
+    let small = retrace(
+        &["perft", KNIGHTS, "2", "--max-nodes", "1000", "--json"],
+        "",
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&small.stdout).expect("JSON");
+    assert_eq!(doc["complete"], true);
+}
+
+#[test]
+fn ctrl_c_stops_perft_with_its_partial_count() {
+    let delay = std::time::Duration::from_millis(300);
+    let (out, latency) = interrupt_after(&["perft", KNIGHTS, "9", "--json"], Stdio::null(), delay);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["complete"], false);
+}
+
+#[test]
+fn ctrl_c_stops_a_batch_after_a_whole_line() {
+    let dir = std::env::temp_dir().join(format!("retrace-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let input = dir.join("many.txt");
+    std::fs::write(&input, format!("{KNIGHTS}\n").repeat(200_000)).expect("written");
+    let stdin = std::fs::File::open(&input).expect("opens");
+    let delay = std::time::Duration::from_millis(300);
+    let (out, latency) = interrupt_after(&["list", "-", "--json"], stdin.into(), delay);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    let answered = text(&out.stdout).lines().count();
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("interrupted after line {answered}:")),
+        "{answered} answers: {err}"
+    );
+}
+
+#[test]
+fn ctrl_c_ends_a_script_after_the_command_it_stops() {
+    let dir = std::env::temp_dir().join(format!("retrace-script-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = dir.join("long.txt");
+    std::fs::write(&script, format!("fen {KINGS}\nsolve 7\nshow\n")).expect("written");
+    let args = ["repl", "--script", script.to_str().expect("utf8")];
+    let delay = std::time::Duration::from_millis(400);
+    let (out, latency) = interrupt_after(&args, Stdio::null(), delay);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    assert!(text(&out.stdout).contains("the search was cut short"));
+    assert!(text(&out.stderr).contains("interrupted at line 2"));
+}
+
+#[test]
+fn ctrl_c_ends_work_that_does_not_look_at_it() {
+    // A batch blocked reading a pipe that stays open never polls the interrupt flag: the grace
+    // period ends it.
+    let (reader, mut writer) = std::io::pipe().expect("a pipe");
+    writer
+        .write_all(format!("{KINGS}\n").as_bytes())
+        .expect("written");
+    let delay = std::time::Duration::from_millis(300);
+    let (out, latency) = interrupt_after(&["check", "-", "--json"], reader.into(), delay);
+    drop(writer);
+    assert_eq!(out.status.code(), Some(130));
+    assert!(latency < PROMPT, "{latency:?}");
+    assert_eq!(text(&out.stdout).lines().count(), 1, "the line answered");
+    assert!(text(&out.stderr).contains("interrupted"));
+}
+
+#[test]
+fn the_repl_solve_takes_a_node_budget() {
+    let out = repl_script(&format!(
+        "fen {KINGS}\nsolve 3 nodes 100\nsolve 3 nodes x\n"
+    ));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("so far: the search was cut short"),
+        "{stdout}"
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "error: line 3: nodes 'x' is not a number\n"
+    );
+}
+
+#[test]
+fn prove_takes_a_node_budget_and_then_claims_nothing() {
+    let fen = "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2";
+    let out = retrace(
+        &["check", fen, "--prove", "6", "--max-nodes", "1", "--json"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["verdict"], "no_contradiction");
+    assert_eq!(doc["retraction"]["complete"], false);
+    let out = repl_script(&format!("fen {fen}\nprove 6 nodes 1\nprove 6 nodes\n"));
+    assert!(text(&out.stdout).contains("the search was stopped"));
+    assert!(text(&out.stderr).starts_with("error: line 3: usage: prove N [nodes K]"));
 }

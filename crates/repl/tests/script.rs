@@ -1,26 +1,11 @@
 //! The REPL's commands run from scripts and pipes: every command, its output, and its errors.
 
-use std::{
-    io::Write,
-    process::{Command, Output, Stdio},
-};
+mod common;
+
+use std::process::Output;
 
 fn run_script(args: &[&str], script: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("write");
-    child.wait_with_output().expect("the binary finishes")
+    common::run(args, script.as_bytes())
 }
 
 fn stdout(out: &Output) -> String {

@@ -52,6 +52,8 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     pub nodes: u64,
     pub stopped: bool,
     pub lines: Vec<Vec<Retraction>>,
+    /// Solutions found, including those not kept in `lines`.
+    pub count: u64,
     line: Vec<Retraction>,
     /// Positions known to have (or not to have) a history of some length.
     history: Table,
@@ -82,6 +84,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             nodes: 0,
             stopped: false,
             lines: Vec::new(),
+            count: 0,
             line: Vec::new(),
             history: Table::new(),
             dead: Table::new(),
@@ -147,7 +150,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             }
             let report = Progress {
                 nodes: self.nodes,
-                solutions: self.lines.len(),
+                solutions: usize::try_from(self.count).unwrap_or(usize::MAX),
                 ply,
                 elapsed: self.start.elapsed(),
             };
@@ -163,7 +166,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         let facts = &self.params.facts;
         if let Some(clock) = facts.halfmove_clock {
             let zeroing = is_zeroing(r);
-            if (index <= clock && zeroing) || (index == clock + 1 && !zeroing) {
+            // `checked_add`: a clock of u32::MAX is a legal FEN field, and its move before the
+            // quiet ones lies beyond any search.
+            if (index <= clock && zeroing) || (clock.checked_add(1) == Some(index) && !zeroing) {
                 return false;
             }
         }
@@ -354,11 +359,19 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         let remaining = self.params.depth - ply;
         if remaining == 0 {
             if self.completes(pos, ply, lost) && !self.stopped {
-                self.lines.push(self.line.clone());
+                self.count += 1;
+                if self.params.keep.is_none_or(|keep| self.lines.len() < keep) {
+                    self.lines.push(self.line.clone());
+                }
+                if let Some(report) = self.params.on_solution.as_mut() {
+                    if !report(&self.line) {
+                        self.stopped = true;
+                    }
+                }
                 if self
                     .params
                     .max_solutions
-                    .is_some_and(|max| self.lines.len() >= max)
+                    .is_some_and(|max| self.count >= max as u64)
                 {
                     self.stopped = true;
                 }

@@ -146,6 +146,9 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
+/// Takes each solution as [`solve`] finds it; false stops the search.
+pub type SolutionSink<'a> = dyn FnMut(&[Retraction]) -> bool + 'a;
+
 /// The parameters of [`solve`].
 pub struct SolveParams<'a> {
     /// Plies to retract (N).
@@ -164,6 +167,12 @@ pub struct SolveParams<'a> {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called every few thousand nodes.
     pub progress: Option<&'a mut dyn FnMut(Progress)>,
+    /// Keep only the first this many lines in [`Solutions::lines`] (the rest are counted, not
+    /// kept): memory then stays bounded however many solutions there are.
+    pub keep: Option<usize>,
+    /// Called with each solution as it is found, so a caller can stream them; returning false
+    /// stops the search (the result is then marked incomplete).
+    pub on_solution: Option<&'a mut SolutionSink<'a>>,
 }
 
 impl Default for SolveParams<'_> {
@@ -177,6 +186,8 @@ impl Default for SolveParams<'_> {
             facts: GameFacts::default(),
             cancel: None,
             progress: None,
+            keep: None,
+            on_solution: None,
         }
     }
 }
@@ -195,8 +206,11 @@ pub struct Refutation {
 /// What [`solve`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solutions {
-    /// Each solution lists N retractions, last move first, in the order of the generator.
+    /// Each solution lists N retractions, last move first, in the order of the generator (only
+    /// the first [`SolveParams::keep`] of them, if that is set).
     pub lines: Vec<Vec<Retraction>>,
+    /// How many solutions were found, kept or not.
+    pub count: u64,
     /// Candidates that died in a cage (the first few): a line that reached a caged position, or
     /// whose every history of the extra plies did.
     pub refuted: Vec<Refutation>,
@@ -221,6 +235,7 @@ pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P
     }
     Solutions {
         lines: search.lines,
+        count: search.count,
         refuted: search.refuted,
         complete: !search.stopped,
         nodes: search.nodes,
@@ -249,10 +264,22 @@ pub fn prove<P: Pruner>(
     pruner: &P,
     cancel: Option<Arc<AtomicBool>>,
 ) -> Proof {
+    prove_within(pos, max_depth, pruner, cancel, None)
+}
+
+/// As [`prove`], giving up (with an incomplete answer) after visiting `max_nodes` nodes.
+pub fn prove_within<P: Pruner>(
+    pos: &RetroPosition,
+    max_depth: u32,
+    pruner: &P,
+    cancel: Option<Arc<AtomicBool>>,
+    max_nodes: Option<u64>,
+) -> Proof {
     let params = SolveParams {
         depth: 0,
         extra: 0,
         cancel,
+        max_nodes,
         ..SolveParams::default()
     };
     let mut search = Search::new(pruner, params);

@@ -21,7 +21,7 @@ fn chass_facts(fen: &str, pos: &RetroPosition, depth: u32) -> GameFacts {
     let read = FenFacts::parse(fen);
     let plies = read.plies_since_start(pos.to_move());
     GameFacts {
-        plies_since_start: plies.filter(|&p| p == depth),
+        plies_since_start: plies.filter(|&p| p == u64::from(depth)).map(|_| depth),
         halfmove_clock: read.halfmove_clock,
         exact_castling: read.castling_known,
         exact_en_passant: read.ep_known,

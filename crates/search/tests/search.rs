@@ -94,6 +94,59 @@ fn max_solutions_cuts_the_search_and_says_so() {
 }
 
 #[test]
+fn kept_lines_are_bounded_and_streamed_ones_are_all_there() {
+    let p = pos("4k3/8/8/8/8/8/8/4K3 w - -");
+    fn params<'a>() -> SolveParams<'a> {
+        SolveParams {
+            depth: 2,
+            extra: 1,
+            ..SolveParams::default()
+        }
+    }
+    let all = solve(&p, params(), &NoPruning);
+    assert!(all.complete && all.lines.len() > 100);
+    assert_eq!(all.count, all.lines.len() as u64);
+    let mut streamed = Vec::new();
+    let mut report = |line: &[Retraction]| {
+        streamed.push(line.to_vec());
+        true
+    };
+    let kept = solve(
+        &p,
+        SolveParams {
+            keep: Some(10),
+            on_solution: Some(&mut report),
+            ..params()
+        },
+        &NoPruning,
+    );
+    assert!(kept.complete);
+    assert_eq!(kept.count, all.count, "every solution is counted");
+    assert_eq!(
+        kept.lines,
+        all.lines[..10].to_vec(),
+        "the first ten are kept"
+    );
+    assert_eq!(streamed, all.lines, "every solution is streamed, in order");
+    // A stream that stops reading stops the search.
+    let mut calls = 0;
+    let mut stop = |_: &[Retraction]| {
+        calls += 1;
+        calls < 5
+    };
+    let cut = solve(
+        &p,
+        SolveParams {
+            on_solution: Some(&mut stop),
+            ..params()
+        },
+        &NoPruning,
+    );
+    assert!(!cut.complete);
+    assert_eq!(cut.count, 5);
+}
+
+#[test]
 fn no_uncapture_applies_to_every_ply_of_the_side() {
     let p = pos("8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -");
     let white_quiet = [false, true];
@@ -319,6 +372,31 @@ fn prove_finds_a_history_or_shows_every_line_dies() {
     match prove(&stuck, 3, &NoPruning, None) {
         Proof::NoHistory { tries, complete } => assert!(tries.is_empty() && complete),
         other => panic!("expected no history, got {other:?}"),
+    }
+}
+
+#[test]
+fn prove_within_a_node_budget_answers_incomplete_never_illegal() {
+    // Legal, with histories only along long lines: a small budget cannot settle it.
+    let p = pos("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+    let full = retrace_search::prove_within(&p, 6, &LegalPruner::new(), None, None);
+    assert!(matches!(full, Proof::History(_)), "{full:?}");
+    let cut = retrace_search::prove_within(&p, 6, &LegalPruner::new(), None, Some(1));
+    assert!(
+        matches!(
+            cut,
+            Proof::NoHistory {
+                complete: false,
+                ..
+            }
+        ),
+        "{cut:?}"
+    );
+    for budget in [10, 100] {
+        match retrace_search::prove_within(&p, 6, &LegalPruner::new(), None, Some(budget)) {
+            Proof::History(_) => {}
+            Proof::NoHistory { complete, .. } => assert!(!complete, "budget {budget}"),
+        }
     }
 }
 

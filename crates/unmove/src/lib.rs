@@ -14,38 +14,16 @@
 
 mod error;
 mod generate;
+mod perft;
 mod position;
 mod retraction;
 mod zobrist;
 
 pub use error::{ColorName, NotationError, SetupError};
+pub use perft::{retro_perft, retro_perft_limited, PerftCount, PerftLimit};
 pub use position::{castling_squares, FenFacts, RetroPosition, EP_MODE};
 pub use retraction::Retraction;
 pub use shakmaty;
-
-/// Counts the leaves of the retraction tree `depth` plies deep (bulk-counted at the last ply).
-#[must_use]
-pub fn retro_perft(pos: &RetroPosition, depth: u32) -> u64 {
-    let mut buffers = vec![Vec::with_capacity(128); depth as usize];
-    perft_inner(pos, depth, &mut buffers)
-}
-
-fn perft_inner(pos: &RetroPosition, depth: u32, buffers: &mut [Vec<Retraction>]) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_retractions(),
-        _ => {
-            let Some((moves, rest)) = buffers.split_first_mut() else {
-                return 0;
-            };
-            pos.retractions_into(moves);
-            moves
-                .iter()
-                .map(|&r| perft_inner(&pos.retract(r), depth - 1, rest))
-                .sum()
-        }
-    }
-}
 
 impl RetroPosition {
     /// The notation of `retraction` in this position (with `+` when the last move gave check).

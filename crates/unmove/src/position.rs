@@ -558,11 +558,13 @@ impl FenFacts {
         }
     }
 
-    /// Plies played since the initial array, from the move number and the side to move.
+    /// Plies played since the initial array, from the move number and the side to move. In `u64`
+    /// because any `u32` move number has that many plies: `2 * (n - 1) + 1` overflows `u32` for
+    /// move numbers from 2^31 + 1 on, which once made a huge move number a small one.
     #[must_use]
-    pub fn plies_since_start(&self, to_move: Color) -> Option<u32> {
+    pub fn plies_since_start(&self, to_move: Color) -> Option<u64> {
         self.fullmove
-            .map(|n| 2 * (n - 1) + u32::from(to_move.is_black()))
+            .map(|n| 2 * (u64::from(n) - 1) + u64::from(to_move.is_black()))
     }
 }
 
@@ -617,5 +619,16 @@ mod tests {
             None
         );
         assert!(FenFacts::parse("4k3/8/8/8/8/8/8/4K2R w K -").castling_known);
+    }
+
+    #[test]
+    fn huge_move_numbers_do_not_wrap() {
+        let facts = FenFacts::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 2147483650");
+        assert_eq!(facts.plies_since_start(Color::White), Some(4_294_967_298));
+        let facts = FenFacts::parse("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295");
+        assert_eq!(
+            facts.plies_since_start(Color::Black),
+            Some(2 * u64::from(u32::MAX) - 1)
+        );
     }
 }

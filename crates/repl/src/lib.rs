@@ -1,0 +1,15 @@
+//! The `retrace` command line as a library: the binary (`main.rs`) only parses arguments and
+//! dispatches here, and the fuzz targets drive the REPL [`session::Session`] directly.
+
+pub mod board;
+pub mod cli;
+pub mod commands;
+pub mod help;
+pub mod interactive;
+pub mod lines;
+pub mod output;
+pub mod proof;
+pub mod proofgame;
+pub mod retractor;
+pub mod script;
+pub mod session;

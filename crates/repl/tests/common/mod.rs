@@ -1,0 +1,53 @@
+//! Running the real `retrace` binary from the integration tests.
+
+// Each test file uses its own part of this module.
+#![allow(dead_code)]
+
+use std::{
+    ffi::OsStr,
+    io::Write,
+    process::{Command, Output, Stdio},
+    time::{Duration, Instant},
+};
+
+/// Runs the binary with `args` and `stdin` (written from a thread, so a large input cannot
+/// deadlock against a full output pipe; a binary that stops reading early is not a failure).
+pub fn run<A: AsRef<OsStr>>(args: &[A], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_retrace"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().expect("the binary finishes");
+    let _ = writer.join();
+    out
+}
+
+/// Runs `args` on `stdin`, sends SIGINT after `delay`, and gives the output and how long the
+/// process took to end after the signal.
+pub fn interrupt_after(args: &[&str], stdin: Stdio, delay: Duration) -> (Output, Duration) {
+    let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    std::thread::sleep(delay);
+    let sent = Instant::now();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "the process was still running");
+    let out = child.wait_with_output().expect("the binary finishes");
+    (out, sent.elapsed())
+}
