@@ -101,4 +101,30 @@ mod tests {
         let far = RetroPosition::from_fen("4k3/8/8/3p3P/8/8/8/4K3 w - - 0 1").expect("fen");
         assert_eq!(ep(forward_start(&far, &only_d7).expect("legal")), None);
     }
+
+    #[test]
+    fn an_uncastled_king_and_rook_may_castle_and_others_may_not() {
+        let castled = RetroPosition::from_fen("5k2/8/8/8/8/8/8/5RK1 b - - 0 1").expect("fen");
+        let castles = |pos: &RetroPosition| {
+            forward_start(pos, &NoPruning)
+                .expect("legal")
+                .legal_moves()
+                .iter()
+                .any(|m| m.is_castle())
+        };
+        let uncastle = castled
+            .retractions()
+            .into_iter()
+            .find(|r| r.castling_side().is_some())
+            .expect("0-0 can be taken back");
+        assert!(castles(&castled.retract(uncastle)));
+        // The same king and rook on their squares, but not shown unmoved: no castling.
+        let unproven = RetroPosition::from_fen("5k2/8/8/8/8/8/8/4K2R b - - 0 1").expect("fen");
+        let quiet = unproven
+            .retractions()
+            .into_iter()
+            .find(|r| r.castling_side().is_none() && r.uncaptured().is_none())
+            .expect("a quiet retraction");
+        assert!(!castles(&unproven.retract(quiet)));
+    }
 }
