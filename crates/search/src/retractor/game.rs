@@ -18,6 +18,9 @@ pub(crate) struct Game<'p, 'a, P: Pruner> {
     /// Values of positions, keyed on the retro state and the White retractions left (0: the
     /// forward goal from a position White is to move in).
     table: Table<Outcome>,
+    /// Per remaining depth and side, the choice that last cut a node off (killer heuristic):
+    /// a defence that refutes one White try often refutes its siblings. Only the order changes.
+    killers: Vec<Option<Retraction>>,
 }
 
 impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
@@ -33,6 +36,7 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
             goal,
             budget,
             table: Table::new(),
+            killers: Vec::new(),
         }
     }
 
@@ -46,14 +50,25 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
         let side = pos.retracting();
         let mover = self.kind.mover(side);
         let mut retractions = pos.retractions();
+        let mut groups = choices(&mut retractions, self.kind.groups_uncaptures());
+        let slot = killer_slot(left, side);
+        if self.killers.len() <= slot {
+            self.killers.resize(slot + 1, None);
+        }
+        if let Some(killer) = self.killers[slot] {
+            if let Some(i) = groups.iter().position(|g| g.contains(&killer)) {
+                groups[..=i].rotate_right(1);
+            }
+        }
         let mut best = Outcome::Illegal;
-        for group in choices(&mut retractions, self.kind.groups_uncaptures()) {
+        for group in groups {
             let value = self.group(pos, group, left);
             if self.budget.stopped {
                 return best;
             }
             best = mover.better(best, value);
             if mover.is_best(best) {
+                self.killers[slot] = Some(group[0]);
                 break;
             }
         }
@@ -114,6 +129,11 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
         }
         value
     }
+}
+
+/// The killer slot of a node: its remaining White retractions and its retracting side.
+fn killer_slot(left: u32, side: Color) -> usize {
+    left as usize * 2 + usize::from(side == Color::White)
 }
 
 /// White's retractions left after one by the retracting side of `pos`.
