@@ -96,7 +96,7 @@ fn to_json(kind: RetractorKind, n: u32, goal: ForwardGoal, s: &RetractorSolution
         "verdict": verdict(s),
         "solutions": s.solutions,
         "keys": s.keys.iter().map(play_json).collect::<Vec<_>>(),
-        "tries": s.tries.iter().map(|t| json!({"move": t.text, "refutation": t.refutation})).collect::<Vec<_>>(),
+        "tries": s.tries.iter().map(|t| json!({"move": t.text, "refutation": t.refutation, "close": t.close})).collect::<Vec<_>>(),
         "complete": s.complete,
         "truncated": s.truncated,
         "nodes": s.nodes,
