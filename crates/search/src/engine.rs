@@ -1,28 +1,22 @@
 //! The retraction search itself: depth-first, with transposition tables and cooperative stops.
 
-use std::{
-    sync::{atomic::Ordering, Arc},
-    time::Instant,
-};
+use std::sync::Arc;
 
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
 
 use crate::{
+    budget::Budget,
     facts::{allows_en_passant, is_initial, is_zeroing, moves_needed, LostRights},
     forward::ForwardLayers,
     table::Table,
-    Progress, Pruner, SolveParams,
+    Pruner, SolveParams,
 };
 
 /// Proof games at least this long meet a forward search from the initial array ...
 const FORWARD_FROM: u32 = 8;
 /// ... that goes this many plies deep (about a million positions at 5).
 const FORWARD_DEPTH: u32 = 5;
-
-/// How often (in nodes) the search looks at the cancel flag and reports progress: often enough to
-/// stop well within 100 ms, rarely enough to cost nothing.
-const POLL_INTERVAL: u64 = 1 << 10;
 
 /// What an existence search looks for at the end of its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,9 +30,7 @@ enum Goal {
 pub(crate) struct Search<'p, 'a, P: Pruner> {
     pub pruner: &'p P,
     pub params: SolveParams<'a>,
-    pub start: Instant,
-    pub nodes: u64,
-    pub stopped: bool,
+    pub budget: Budget<'a>,
     pub lines: Vec<Vec<Retraction>>,
     line: Vec<Retraction>,
     /// Positions known to have (or not to have) a history of some length.
@@ -50,13 +42,16 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
 }
 
 impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
-    pub fn new(pruner: &'p P, params: SolveParams<'a>) -> Self {
+    pub fn new(pruner: &'p P, mut params: SolveParams<'a>) -> Self {
+        let budget = Budget::new(
+            params.max_nodes,
+            params.cancel.clone(),
+            params.progress.take(),
+        );
         Search {
             pruner,
             params,
-            start: Instant::now(),
-            nodes: 0,
-            stopped: false,
+            budget,
             lines: Vec::new(),
             line: Vec::new(),
             history: Table::new(),
@@ -67,30 +62,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
 
     /// Counts a node; checks for cancellation and reports progress now and then.
     fn visit(&mut self, ply: u32) -> bool {
-        self.nodes += 1;
-        if self.params.max_nodes.is_some_and(|max| self.nodes > max) {
-            self.stopped = true;
-        }
-        if self.nodes.is_multiple_of(POLL_INTERVAL) {
-            if self
-                .params
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                self.stopped = true;
-            }
-            let report = Progress {
-                nodes: self.nodes,
-                solutions: self.lines.len(),
-                ply,
-                elapsed: self.start.elapsed(),
-            };
-            if let Some(progress) = self.params.progress.as_mut() {
-                progress(report);
-            }
-        }
-        !self.stopped
+        self.budget.visit_with(ply, self.lines.len())
     }
 
     /// Whether `r` may be retraction number `index` (1 = the last move) given the game facts.
@@ -168,7 +140,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 break;
             }
         }
-        if !self.stopped {
+        if !self.budget.stopped {
             self.history.insert(key, plies, found);
         }
         found
@@ -183,13 +155,13 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return false;
         };
         let depth = FORWARD_DEPTH.min(total / 2);
-        if total < FORWARD_FROM || plies > depth || self.stopped {
+        if total < FORWARD_FROM || plies > depth || self.budget.stopped {
             return false;
         }
         if self.forward.is_none() {
             self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref());
             if self.forward.is_none() {
-                self.stopped = true;
+                self.budget.stopped = true;
                 return false;
             }
         }
@@ -217,14 +189,14 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     pub fn collect(&mut self, pos: &RetroPosition, ply: u32, lost: LostRights) -> bool {
         let remaining = self.params.depth - ply;
         if remaining == 0 {
-            if self.completes(pos, ply, lost) && !self.stopped {
+            if self.completes(pos, ply, lost) && !self.budget.stopped {
                 self.lines.push(self.line.clone());
                 if self
                     .params
                     .max_solutions
                     .is_some_and(|max| self.lines.len() >= max)
                 {
-                    self.stopped = true;
+                    self.budget.stopped = true;
                 }
                 return true;
             }
@@ -255,7 +227,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             self.line.push(r);
             found |= self.collect(&child, ply + 1, lost.after(pos, r));
             self.line.pop();
-            if self.stopped {
+            if self.budget.stopped {
                 return found;
             }
         }

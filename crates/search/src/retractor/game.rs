@@ -5,10 +5,10 @@ use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
 
 use super::{
-    budget::Budget, choice::choices, goal::ForwardGoal, kind::RetractorKind, outcome::Outcome,
+    choice::choices, goal::ForwardGoal, kind::RetractorKind, outcome::Outcome,
     rights::forward_start,
 };
-use crate::{table::Table, Pruner};
+use crate::{budget::Budget, table::Table, Pruner};
 
 pub(crate) struct Game<'p, 'a, P: Pruner> {
     pub pruner: &'p P,
