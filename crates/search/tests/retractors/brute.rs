@@ -17,12 +17,33 @@ fn legal(pos: &RetroPosition) -> bool {
     !LegalPruner::new().is_illegal(pos)
 }
 
-/// Whether White, to move, mates in one: every legal move played and looked at.
-fn mate_in_one(pos: &Chess) -> bool {
+/// The one-move forward goals the brute force knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneMove {
+    Mate,
+    Stalemate,
+    Selfmate,
+}
+
+fn played(pos: &Chess, m: Move) -> Chess {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    after
+}
+
+/// Whether White, to move, reaches `goal` in one move: every legal move played and looked at
+/// (for a selfmate, every Black answer too).
+fn in_one(pos: &Chess, goal: OneMove) -> bool {
     pos.legal_moves().iter().any(|&m| {
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        after.is_checkmate()
+        let after = played(pos, m);
+        match goal {
+            OneMove::Mate => after.is_checkmate(),
+            OneMove::Stalemate => after.is_stalemate(),
+            OneMove::Selfmate => {
+                let replies = after.legal_moves();
+                !replies.is_empty() && replies.iter().all(|&r| played(&after, r).is_checkmate())
+            }
+        }
     })
 }
 
@@ -92,6 +113,11 @@ fn pick(values: impl IntoIterator<Item = Value>, want: bool) -> Value {
 /// The value of a retractor with `left` White retractions to make from `pos` (White or Black
 /// retracting next), then mate in one.
 pub fn value(pos: &RetroPosition, left: u32, kind: RetractorKind) -> Value {
+    value_of(pos, left, kind, OneMove::Mate)
+}
+
+/// The value of a retractor with `left` White retractions, then `goal` in one move.
+pub fn value_of(pos: &RetroPosition, left: u32, kind: RetractorKind, goal: OneMove) -> Value {
     let side = pos.retracting();
     let mover_wants_win = kind == RetractorKind::Help || side == Color::White;
     let uncapturer_wants_win = match kind {
@@ -105,9 +131,9 @@ pub fn value(pos: &RetroPosition, left: u32, kind: RetractorKind) -> Value {
         }
         let left = if side == Color::White { left - 1 } else { left };
         if left == 0 {
-            forward(&child).map(|c| mate_in_one(&c))
+            forward(&child).map(|c| in_one(&c, goal))
         } else {
-            value(&child, left, kind)
+            value_of(&child, left, kind, goal)
         }
     };
     // Høeg: the retractions that differ only in what they uncapture are one choice.
