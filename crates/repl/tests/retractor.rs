@@ -111,3 +111,40 @@ fn bad_retractor_input_is_one_line_and_exit_status_two() {
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
     }
 }
+
+/// Runs REPL commands from a script file.
+fn repl(name: &str, script: &str) -> Output {
+    let path = std::env::temp_dir().join(format!(
+        "retrace-retractor-{name}-{}.txt",
+        std::process::id()
+    ));
+    std::fs::write(&path, script).expect("write the script");
+    let out = retrace(&["repl", "--script", path.to_str().expect("utf-8 path")]);
+    let _ = std::fs::remove_file(&path);
+    out
+}
+
+#[test]
+fn the_repl_solves_a_retractor_and_steps_into_its_key() {
+    let out = repl(
+        "good",
+        &format!("fen {KRYSTUFEK}\nretractor proca 1 #1\nstep 1\nhistory\nhelp retractor\n"),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("W retracts f7xBg8=Q"), "{text}");
+    assert!(
+        text.contains("retracted (last move first): f7xBg8=Q"),
+        "{text}"
+    );
+    assert!(text.contains("retractor proca|hoeg|help N"), "{text}");
+    let bad = repl(
+        "bad",
+        "retractor\nretractor proca 1\nretractor bogus 1 #1\nretractor proca 1 #0\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&bad.stderr).lines().count(),
+        4,
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}
