@@ -48,6 +48,13 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
             return known;
         }
         let side = pos.retracting();
+        if left == 1 && side == Color::White && !self.kind.groups_uncaptures() {
+            let value = self.last_white_retraction(pos);
+            if !self.budget.stopped {
+                self.table.insert(key, left, value);
+            }
+            return value;
+        }
         let mover = self.kind.mover(side);
         let mut retractions = pos.retractions();
         let mut groups = choices(&mut retractions, self.kind.groups_uncaptures());
@@ -74,6 +81,33 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
         }
         self.table.insert(key, left, best);
         best
+    }
+
+    /// The value of `pos` when White's retraction from it is the last and White picks it whole
+    /// (Proca, help): the same as [`Game::node`], but the forward goal, usually far cheaper than
+    /// the legality analysis, is asked first, and the analysis only as far as the answer needs
+    /// it: on winning retractions until one is legal, then on the others until one is legal.
+    fn last_white_retraction(&mut self, pos: &RetroPosition) -> Outcome {
+        let mut losing = Vec::new();
+        for r in pos.retractions() {
+            if !self.budget.visit(1) {
+                return Outcome::Illegal;
+            }
+            let child = pos.retract(r);
+            match self.forward(&child) {
+                Outcome::Win if !self.pruner.is_illegal(&child) => return Outcome::Win,
+                Outcome::Loss => losing.push(child),
+                _ => {}
+            }
+            if self.budget.stopped {
+                return Outcome::Illegal;
+            }
+        }
+        if losing.iter().any(|child| !self.pruner.is_illegal(child)) {
+            Outcome::Loss
+        } else {
+            Outcome::Illegal
+        }
     }
 
     /// The value of one choice of the retracting side: its retractions differ only in the
