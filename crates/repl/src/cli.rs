@@ -72,6 +72,33 @@ pub enum Command {
         /// Load user cages (each re-verified; an unverifiable one is an error).
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
+        /// Do not try the positions of candidate lines as cages (only the analysis and the
+        /// user's cages prune), to see the candidates a cage kills.
+        #[arg(long)]
+        no_auto_cages: bool,
+    },
+    /// Find every game of exactly N moves from the initial array that reaches the position.
+    Proofgame {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// The length in moves, as composers count: N, or N.5 when Black is to move.
+        #[arg(long, value_name = "N")]
+        moves: Option<String>,
+        /// The length in plies (instead of --moves).
+        #[arg(long, value_name = "P")]
+        plies: Option<String>,
+        /// Stop after M games (the answer is then marked incomplete, and never unique).
+        #[arg(long, value_name = "M")]
+        max: Option<usize>,
+        /// Stop after visiting this many nodes (the answer is then marked incomplete).
+        #[arg(long, value_name = "NODES")]
+        max_nodes: Option<u64>,
+        /// Also write the games to FILE in PGN, one record each.
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<std::path::PathBuf>,
+        /// Load user cages (each re-verified; an unverifiable one is an error).
+        #[arg(long, value_name = "FILE")]
+        cages: Option<std::path::PathBuf>,
     },
     /// Solve a retractor: White retracts N moves (Black in between), then a forward goal.
     Retractor(crate::retractor::RetractorArgs),
@@ -123,6 +150,12 @@ pub enum CageCommand {
         /// Units that never moved (each on its square of the initial array).
         #[arg(long, value_name = "SQ,SQ,...")]
         frozen: Option<String>,
+        /// Cages the verification may use as proven (each re-verified on load, once).
+        #[arg(long, value_name = "FILE")]
+        cages: Option<std::path::PathBuf>,
+        /// Nodes the verification may expand before giving up.
+        #[arg(long, value_name = "N", default_value_t = retrace_legal::cage::VerifyOptions::default().max_nodes)]
+        max_nodes: u64,
         /// Print one JSON document.
         #[arg(long)]
         json: bool,

@@ -1,7 +1,7 @@
 //! The batch subcommands: each turns one position into one answer, human or JSON.
 
 use std::{
-    io::{self, BufRead, Write},
+    io::{self, Write},
     process::ExitCode,
     sync::{
         atomic::{AtomicBool, Ordering},
@@ -18,9 +18,10 @@ use shakmaty::{Color, Square};
 use crate::{
     cli::{CageCommand, Cli, Command, PositionArgs},
     interactive,
+    lines::{lines, one_line, read_text_file},
     output::{error_json, CliError},
     proof::ProofReport,
-    script,
+    proofgame, script,
 };
 
 /// Set by Ctrl-C while a batch subcommand runs: the search stops, its answer says it is
@@ -67,9 +68,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             zone,
             depth,
             frozen,
+            cages,
+            max_nodes,
             json,
         })) => {
-            let answer = |text: &str| cage_verify(text, zone.as_deref(), depth, frozen.as_deref());
+            let store = load_cages(cages.as_deref())?;
+            let claim = ClaimRequest {
+                zone: zone.as_deref(),
+                depth,
+                frozen: frozen.as_deref(),
+                max_nodes,
+            };
+            let answer = |text: &str| cage_verify(text, &claim, &store);
             if fen != "-" {
                 print_answer(&answer(&fen)?, json)?;
                 return Ok(ExitCode::SUCCESS);
@@ -86,6 +96,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             game_clocks,
             max_nodes,
             cages,
+            no_auto_cages,
         }) => {
             let store = load_cages(cages.as_deref())?;
             let depth = parse_search_depth(&depth)?;
@@ -102,8 +113,28 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 no_uncapture: parse_no_uncapture(no_uncapture.as_deref())?,
                 exact_fen,
                 game_clocks,
+                auto_cages: !no_auto_cages,
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
+        }
+        Some(Command::Proofgame {
+            position,
+            moves,
+            plies,
+            max,
+            max_nodes,
+            pgn,
+            cages,
+        }) => {
+            let store = load_cages(cages.as_deref())?;
+            let plies = proofgame::length(moves.as_deref(), plies.as_deref())
+                .map_err(CliError::BadInput)?;
+            let request = proofgame::Request {
+                plies,
+                max,
+                max_nodes,
+            };
+            proofgame_command(&position, request, pgn.as_deref(), &store)
         }
         Some(Command::Retractor(args)) => {
             print_answer(&crate::retractor::answer(&args)?, args.json)?;
@@ -125,9 +156,13 @@ fn repl(script_file: Option<&std::path::Path>, strict: bool) -> Result<ExitCode,
     use std::io::IsTerminal;
     match script_file {
         Some(path) => {
-            let file = std::fs::File::open(path).map_err(|e| {
-                CliError::BadInput(format!("cannot open script {}: {e}", path.display()))
-            })?;
+            let cannot = |why: String| {
+                CliError::BadInput(format!("cannot open script {}: {why}", path.display()))
+            };
+            let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(cannot("it is a directory".into()));
+            }
             script::run(io::BufReader::new(file), strict)?;
         }
         None if io::stdin().is_terminal() => interactive::run()?,
@@ -171,26 +206,32 @@ fn for_each_position_text(
     })
 }
 
-/// Answers every line of standard input. A bad line gives an error line and the batch goes on;
-/// the exit status is then 2. An interrupt ends the batch with 130.
+/// Answers every line of standard input. A bad line (blank, not UTF-8, too long, or not a good
+/// input) gives an error line and the batch goes on, so with `--json` output line k answers
+/// input line k; the exit status is then 2. An interrupt ends the batch with 130.
 fn batch(
     json: bool,
     answer: impl Fn(&str) -> Result<Answer, CliError>,
 ) -> Result<ExitCode, CliError> {
     let mut failed = false;
-    for line in io::stdin().lock().lines() {
+    for line in lines(io::stdin().lock()) {
         let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match answer(&line) {
+        let result = match line.text {
+            Ok(text) if text.trim().is_empty() => {
+                Err(CliError::BadInput("the line is empty".into()))
+            }
+            Ok(text) => answer(&text),
+            Err(err) => Err(CliError::BadInput(err.to_string())),
+        };
+        match result {
             Ok(a) => print_answer(&a, json)?,
             Err(err @ CliError::BadInput(_)) => {
                 failed = true;
+                let message = one_line(&err.to_string());
                 if json {
-                    writeln!(io::stdout(), "{}", error_json(&err.to_string()))?;
+                    writeln!(io::stdout(), "{}", error_json(&message))?;
                 }
-                eprintln!("retrace: {}: {err}", line.trim());
+                eprintln!("retrace: line {}: {message}", line.number);
             }
             Err(err) => return Err(err),
         }
@@ -406,6 +447,8 @@ struct SolveRequest {
     no_uncapture: [bool; 2],
     exact_fen: bool,
     game_clocks: bool,
+    /// Whether candidate lines go through the automatic cage attempt.
+    auto_cages: bool,
 }
 
 /// `solve`: every sequence of the last N moves.
@@ -443,7 +486,11 @@ fn solve(
         cancel: Some(interrupt_flag()),
         ..retrace_search::SolveParams::default()
     };
-    let pruner = retrace_search::LegalPruner::with_cages(cages);
+    let pruner = retrace_search::LegalPruner::with_cages(cages).with_cage_finding(
+        request
+            .auto_cages
+            .then_some(retrace_search::SEARCH_CAGE_LIMITS),
+    );
     let found = retrace_search::solve(pos, params, &pruner);
     let lines: Vec<Vec<String>> = found
         .lines
@@ -465,9 +512,11 @@ fn solve(
     for (i, line) in lines.iter().enumerate() {
         text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
     }
+    text.push_str(&crate::output::refutations_text(pos, &found.refuted));
     Ok(Answer {
         json: json!({
             "solutions": lines,
+            "refuted": crate::output::refutations_json(pos, &found.refuted),
             "complete": found.complete,
             "nodes": found.nodes,
             "elapsed_ms": elapsed_ms,
@@ -482,9 +531,7 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     let Some(file) = file else {
         return Ok(CageStore::new());
     };
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        CliError::BadInput(format!("cannot read cage file {}: {e}", file.display()))
-    })?;
+    let text = read_text_file(file, "cage file").map_err(CliError::BadInput)?;
     let (store, errors) = CageStore::load(&text);
     match errors.first() {
         None => Ok(store),
@@ -495,22 +542,29 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     }
 }
 
-/// `cage verify`: is the claim a cage?
-fn cage_verify(
-    fen: &str,
-    zone: Option<&str>,
+/// The options of `cage verify` beyond the board.
+struct ClaimRequest<'a> {
+    zone: Option<&'a str>,
     depth: Option<u32>,
-    frozen: Option<&str>,
-) -> Result<Answer, CliError> {
+    frozen: Option<&'a str>,
+    max_nodes: u64,
+}
+
+/// `cage verify`: is the claim a cage? The cages of `store` count as proven.
+fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
-    let zone = match zone {
+    let zone = match claim.zone {
         None => None,
         Some(list) => Some(parse_squares(Some(list))?.into_iter().collect()),
     };
-    let frozen = parse_squares(frozen)?.into_iter().collect();
-    let cage = Cage::from_parts(board, zone, frozen, depth).map_err(bad)?;
-    let verification = retrace_legal::cage::verify(&cage, &CageStore::new());
+    let frozen = parse_squares(claim.frozen)?.into_iter().collect();
+    let cage = Cage::from_parts(board, zone, frozen, claim.depth).map_err(bad)?;
+    let options = retrace_legal::cage::VerifyOptions {
+        max_nodes: claim.max_nodes,
+        ..retrace_legal::cage::VerifyOptions::default()
+    };
+    let verification = retrace_legal::cage::verify_with(&cage, store, &options);
     let text = if verification.verified {
         format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes)
     } else {
@@ -533,4 +587,49 @@ fn cage_verify(
         }),
         text,
     })
+}
+
+/// `proofgame`: the games of the requested length, on one position or on every line of stdin; with
+/// `--pgn`, every game found is also written to the file.
+fn proofgame_command(
+    args: &PositionArgs,
+    request: proofgame::Request,
+    pgn_file: Option<&std::path::Path>,
+    cages: &CageStore,
+) -> Result<ExitCode, CliError> {
+    let pgn = std::cell::RefCell::new(String::new());
+    let answer = |fen: &str| {
+        let pos = position_from_args(&proofgame::complete_fen(fen, request.plies), args)?;
+        proofgame::check_side(&pos, request.plies).map_err(CliError::BadInput)?;
+        let params = retrace_search::ProofGameParams {
+            cancel: Some(interrupt_flag()),
+            ..retrace_search::ProofGameParams::default()
+        };
+        let found = proofgame::search(&pos, request, cages, params);
+        let report =
+            proofgame::Report::new(&pos, request.plies, &found).map_err(CliError::Internal)?;
+        if pgn_file.is_some() {
+            let games = proofgame::pgn(&pos, &found.games).map_err(CliError::Internal)?;
+            pgn.borrow_mut().push_str(&games);
+        }
+        Ok(Answer {
+            json: report.json,
+            text: report.text,
+        })
+    };
+    let code = if args.fen == "-" {
+        batch(args.json, answer)?
+    } else {
+        print_answer(&answer(&args.fen)?, args.json)?;
+        if interrupted() {
+            ExitCode::from(130)
+        } else {
+            ExitCode::SUCCESS
+        }
+    };
+    if let Some(file) = pgn_file {
+        std::fs::write(file, pgn.into_inner())
+            .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", file.display())))?;
+    }
+    Ok(code)
 }

@@ -146,11 +146,15 @@ fn batch_mode_answers_line_by_line_and_survives_bad_lines() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect();
-    assert_eq!(docs.len(), 3, "blank lines are skipped");
+    assert_eq!(
+        docs.len(),
+        4,
+        "a blank line is an error line too: line k answers line k"
+    );
     assert_eq!(docs[0]["nodes"], 10);
-    assert!(docs[1]["error"].is_string());
+    assert!(docs[1]["error"].is_string() && docs[2]["error"].is_string());
     // The en passant square forces the double step d7-d5: exactly one retraction.
-    assert_eq!(docs[2]["nodes"], 1);
+    assert_eq!(docs[3]["nodes"], 1);
 }
 
 #[test]
@@ -356,10 +360,23 @@ fn cages_file_makes_solve_unique_and_check_explain() {
         args.extend_from_slice(extra);
         json(&retrace(&args, ""))
     };
-    let without = solve(&[]);
+    let without = solve(&["--no-auto-cages"]);
     assert_eq!(without["solutions"].as_array().map(Vec::len), Some(6));
-    let with = solve(&["--cages", good.to_str().expect("path")]);
+    assert_eq!(without["refuted"], serde_json::json!([]));
+    let with = solve(&["--cages", good.to_str().expect("path"), "--no-auto-cages"]);
     assert_eq!(with["solutions"], serde_json::json!([["Ka2-a1"]]));
+    // The automatic cage attempt finds the corner itself, and says why each capture dies.
+    let auto = solve(&[]);
+    assert_eq!(auto["solutions"], serde_json::json!([["Ka2-a1"]]));
+    let refuted = auto["refuted"].as_array().expect("refuted");
+    assert_eq!(refuted.len(), 5, "{refuted:?}");
+    for r in refuted {
+        assert_eq!(r["reason"]["code"], "cage");
+        assert!(
+            r["line"][0].as_str().is_some_and(|m| m.starts_with("a2x")),
+            "{r}"
+        );
+    }
     let after = "8/8/8/8/8/1p6/PPkPP3/KR1b4 w - -";
     let check = json(&retrace(
         &[
@@ -429,4 +446,168 @@ fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
     let doc = json(&out);
     assert_eq!(doc["complete"], false);
     assert!(doc["nodes"].as_u64().is_some_and(|n| n > 0));
+}
+
+/// Kiesow, Die Schwalbe 2003: proof game in 3.5 moves, unique (1.e3 d6 2.Qh5 Bg4 3.e4 Bd1 4.Qxd1).
+const KIESOW: &str = "rn1qkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR";
+
+#[test]
+fn proofgame_prints_the_game_forward_and_says_unique_only_when_complete() {
+    let out = retrace(&["proofgame", KIESOW, "--moves", "3.5", "--json"], "");
+    assert!(out.status.success());
+    let doc = json(&out);
+    assert_eq!(doc["plies"], 7);
+    assert_eq!(doc["complete"], true);
+    assert_eq!(doc["unique"], true);
+    assert_eq!(
+        doc["solutions"],
+        serde_json::json!(["1.e3 d6 2.Qh5 Bg4 3.e4 Bd1 4.Qxd1"])
+    );
+    // --plies says the same; a full FEN too.
+    let by_plies = retrace(&["proofgame", KIESOW, "--plies", "7", "--json"], "");
+    assert_eq!(json(&by_plies)["solutions"], doc["solutions"]);
+    let fen = format!("{KIESOW} b - - 0 4");
+    let text = retrace(&["proofgame", &fen, "--moves", "3.5"], "");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.starts_with("1 proof game in 3.5 moves (7 plies)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("unique") && text.contains("1. 1.e3 d6 2.Qh5"),
+        "{text}"
+    );
+    // A search cut short knows nothing of uniqueness.
+    let cut = retrace(
+        &[
+            "proofgame",
+            KIESOW,
+            "--moves",
+            "3.5",
+            "--max-nodes",
+            "50",
+            "--json",
+        ],
+        "",
+    );
+    let cut = json(&cut);
+    assert_eq!(cut["complete"], false);
+    assert!(cut["unique"].is_null(), "{cut}");
+}
+
+/// The games of exactly `plies` plies from the initial array that end on `board` with its side to
+/// move, counted forward by shakmaty: the oracle for small proof games.
+fn forward_games(board: &shakmaty::Board, plies: u32) -> usize {
+    use shakmaty::{Chess, Position};
+    fn walk(pos: &Chess, left: u32, board: &shakmaty::Board) -> usize {
+        if left == 0 {
+            return usize::from(pos.board() == board);
+        }
+        pos.legal_moves()
+            .iter()
+            .map(|&m| {
+                let mut next = pos.clone();
+                next.play_unchecked(m);
+                walk(&next, left - 1, board)
+            })
+            .sum()
+    }
+    walk(&Chess::default(), plies, board)
+}
+
+#[test]
+fn proofgame_finds_every_game_and_max_cuts_the_search_short() {
+    // The initial array again after 2 moves: each side's knight goes out and back (4 x 4 games).
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let expected = forward_games(&start.parse().expect("board"), 4);
+    assert_eq!(expected, 16);
+    let doc = json(&retrace(
+        &["proofgame", start, "--moves", "2", "--json"],
+        "",
+    ));
+    let games = doc["solutions"].as_array().expect("solutions");
+    assert_eq!(games.len(), expected);
+    assert_eq!(
+        (doc["complete"].as_bool(), doc["unique"].as_bool()),
+        (Some(true), Some(false))
+    );
+    let distinct: std::collections::HashSet<&str> =
+        games.iter().filter_map(Value::as_str).collect();
+    assert_eq!(distinct.len(), expected, "{games:?}");
+    let cut = json(&retrace(
+        &["proofgame", start, "--moves", "2", "--max", "3", "--json"],
+        "",
+    ));
+    assert_eq!(cut["solutions"].as_array().map(Vec::len), Some(3));
+    assert_eq!(cut["complete"], false);
+    assert!(cut["unique"].is_null());
+}
+
+#[test]
+fn proofgame_says_impossible_only_when_no_game_exists() {
+    // 1.e4 e5 2.Ke2 Ke7: four plies, not two.
+    let board = "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR";
+    assert_eq!(forward_games(&board.parse().expect("board"), 2), 0);
+    let doc = json(&retrace(
+        &["proofgame", board, "--moves", "1", "--json"],
+        "",
+    ));
+    assert_eq!(doc["solutions"], serde_json::json!([]));
+    assert_eq!(
+        (doc["complete"].as_bool(), doc["unique"].as_bool()),
+        (Some(true), Some(false))
+    );
+    let doc = json(&retrace(
+        &["proofgame", board, "--moves", "2", "--json"],
+        "",
+    ));
+    assert_eq!(doc["solutions"], serde_json::json!(["1.e4 e5 2.Ke2 Ke7"]));
+}
+
+#[test]
+fn proofgame_pgn_export_and_bad_lengths() {
+    let dir = std::env::temp_dir().join(format!("retrace-pg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("games.pgn");
+    let path = file.to_str().expect("utf-8 path");
+    let out = retrace(&["proofgame", KIESOW, "--moves", "3.5", "--pgn", path], "");
+    assert!(out.status.success());
+    let pgn = std::fs::read_to_string(&file).expect("the PGN is written");
+    assert!(pgn.contains("[Round \"1\"]"), "{pgn}");
+    assert!(
+        pgn.contains("1. e3 d6 2. Qh5 Bg4 3. e4 Bd1 4. Qxd1 *"),
+        "{pgn}"
+    );
+    assert!(
+        !pgn.contains("[FEN"),
+        "a game from the initial array needs no FEN: {pgn}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let black_to_move = format!("{KIESOW} b - -");
+    for args in [
+        &["proofgame", &black_to_move, "--moves", "3"][..],
+        &["proofgame", KIESOW, "--moves", "3.7"],
+        &["proofgame", KIESOW, "--moves", "3.5", "--plies", "7"],
+        &["proofgame", KIESOW],
+        &["proofgame", KIESOW, "--plies", "999"],
+    ] {
+        let out = retrace(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr_lines(&out), 1, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn proofgame_batch_answers_line_by_line() {
+    let input = format!("{KIESOW}\nnot a board\n{KIESOW} w - -\n");
+    let out = retrace(&["proofgame", "-", "--moves", "3.5", "--json"], &input);
+    assert_eq!(out.status.code(), Some(2));
+    let docs: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(docs.len(), 3);
+    assert_eq!(docs[0]["unique"], true);
+    assert!(docs[1]["error"].is_string() && docs[2]["error"].is_string());
 }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::{san::SanPlus, CastlingMode, Chess, Color, Position};
+use shakmaty::{san::SanPlus, Board, CastlingMode, Chess, Color, Position};
 use thiserror::Error;
 
 /// Why a line could not be written as a game.
@@ -20,41 +20,11 @@ pub enum PgnError {
     Mismatch,
 }
 
-/// The game that `line` (last move first, as the search gives it) retracts from `pos`, in PGN with
-/// SetUp/FEN tags. Every move is replayed by shakmaty before anything is written.
+/// The game that `line` (last move first, as the search gives it) retracts from `pos`, in PGN, with
+/// SetUp/FEN tags unless it starts from the initial array. Every move is replayed by shakmaty
+/// before anything is written.
 pub fn to_pgn(pos: &RetroPosition, line: &[Retraction]) -> Result<String, PgnError> {
-    let mut earliest = pos.clone();
-    for &r in line {
-        earliest.retract_in_place(r);
-    }
-    let fen = earliest.fen();
-    let mut game = playable(earliest.to_setup()).map_err(|why| PgnError::Start {
-        fen: fen.clone(),
-        why,
-    })?;
-    let mut moves = String::new();
-    let mut number = 1;
-    for (i, &r) in line.iter().rev().enumerate() {
-        let m = r.forward();
-        if !game.is_legal(m) {
-            return Err(PgnError::Replay {
-                notation: r.to_string(),
-            });
-        }
-        if game.turn() == Color::White {
-            let _ = write!(moves, "{number}. ");
-        } else if i == 0 {
-            let _ = write!(moves, "{number}... ");
-        }
-        let san = SanPlus::from_move_and_play_unchecked(&mut game, m);
-        let _ = write!(moves, "{san} ");
-        if game.turn() == Color::White {
-            number += 1;
-        }
-    }
-    if game.board() != pos.board() || game.turn() != pos.to_move() {
-        return Err(PgnError::Mismatch);
-    }
+    let game = Replayed::new(pos, line)?;
     let mut pgn = String::new();
     for (tag, value) in [
         ("Event", "Retrace solution"),
@@ -65,12 +35,97 @@ pub fn to_pgn(pos: &RetroPosition, line: &[Retraction]) -> Result<String, PgnErr
         ("Black", "?"),
         ("Result", "*"),
         ("SetUp", "1"),
-        ("FEN", fen.as_str()),
+        ("FEN", game.fen.as_str()),
     ] {
+        if game.from_initial_array && (tag == "SetUp" || tag == "FEN") {
+            continue;
+        }
         let _ = writeln!(pgn, "[{tag} \"{value}\"]");
     }
-    let _ = writeln!(pgn, "\n{moves}*");
+    let moves = game.movetext(" ");
+    let gap = if moves.is_empty() { "" } else { " " };
+    let _ = writeln!(pgn, "\n{moves}{gap}*");
     Ok(pgn)
+}
+
+/// The moves of `line` (last move first) played forward from the earliest position and numbered
+/// as a game score, `1.d4 e5 2.Qd3 Ba3` (`1...e5` when Black moves first). Every move is replayed
+/// by shakmaty first.
+pub fn game_score(pos: &RetroPosition, line: &[Retraction]) -> Result<String, PgnError> {
+    Ok(Replayed::new(pos, line)?.movetext(""))
+}
+
+/// A line replayed forward by shakmaty: where it starts, and its moves in SAN.
+struct Replayed {
+    fen: String,
+    /// The line starts from the initial array, White to move (a proof game): it is replayed
+    /// from shakmaty's start position, with every castling right.
+    from_initial_array: bool,
+    first: Color,
+    sans: Vec<SanPlus>,
+}
+
+impl Replayed {
+    fn new(pos: &RetroPosition, line: &[Retraction]) -> Result<Replayed, PgnError> {
+        let mut earliest = pos.clone();
+        for &r in line {
+            earliest.retract_in_place(r);
+        }
+        let fen = earliest.fen();
+        let from_initial_array =
+            *earliest.board() == Board::new() && earliest.to_move() == Color::White;
+        let mut game = if from_initial_array {
+            Chess::default()
+        } else {
+            playable(earliest.to_setup()).map_err(|why| PgnError::Start {
+                fen: fen.clone(),
+                why,
+            })?
+        };
+        let first = game.turn();
+        let mut sans = Vec::with_capacity(line.len());
+        for &r in line.iter().rev() {
+            let m = r.forward();
+            if !game.is_legal(m) {
+                return Err(PgnError::Replay {
+                    notation: r.to_string(),
+                });
+            }
+            sans.push(SanPlus::from_move_and_play_unchecked(&mut game, m));
+        }
+        if game.board() != pos.board() || game.turn() != pos.to_move() {
+            return Err(PgnError::Mismatch);
+        }
+        Ok(Replayed {
+            fen,
+            from_initial_array,
+            first,
+            sans,
+        })
+    }
+
+    /// The moves numbered from 1, with `gap` between a move number and its move.
+    fn movetext(&self, gap: &str) -> String {
+        let mut text = String::new();
+        let mut turn = self.first;
+        let mut number = 1;
+        for (i, san) in self.sans.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            if turn == Color::White {
+                let _ = write!(text, "{number}.{gap}");
+            } else if i == 0 {
+                let _ = write!(text, "{number}...{gap}");
+            }
+            let _ = write!(text, "{san}");
+            if turn == Color::Black {
+                number += 1;
+            }
+            turn = turn.other();
+        }
+        text
+    }
 }
 
 /// The game position of `setup`, accepting what a retro line may pass through: a check shakmaty

@@ -7,7 +7,7 @@ use std::{
 
 /// Zobrist keys are already uniformly random: hashing them again is wasted work.
 #[derive(Default)]
-struct PassThrough(u64);
+pub(crate) struct PassThrough(u64);
 
 impl Hasher for PassThrough {
     fn finish(&self) -> u64 {
@@ -25,12 +25,15 @@ impl Hasher for PassThrough {
     }
 }
 
+/// A map keyed by Zobrist keys, which need no further hashing.
+pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
+
 /// Entries beyond which the table is cleared rather than allowed to eat the machine's memory.
 const CAPACITY: usize = 1 << 22;
 
 /// Maps a key and a remaining depth to a value (by default whether something exists).
 pub(crate) struct Table<V = bool> {
-    map: HashMap<u64, V, BuildHasherDefault<PassThrough>>,
+    map: KeyMap<V>,
 }
 
 /// Mixes the remaining depth into the key (odd multiplier: distinct depths give distinct keys).
@@ -55,5 +58,13 @@ impl<V: Copy> Table<V> {
             self.map.clear();
         }
         self.map.insert(slot(key, depth), value);
+    }
+}
+
+impl Table<bool> {
+    /// Forgets every positive entry (a line found), keeping the negative ones: for when a position
+    /// that lines may pass through is found illegal, which can only remove lines.
+    pub(crate) fn forget_found(&mut self) {
+        self.map.retain(|_, found| !*found);
     }
 }

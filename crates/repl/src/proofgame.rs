@@ -1,0 +1,210 @@
+//! `proofgame`: the games of exactly N moves from the initial array that reach a position, asked
+//! as composers ask it ("proof game in 3.5 moves"), printed forward as game scores.
+//!
+//! The subcommand and the REPL command share the parsing of the length, the search and the
+//! report; only where the position comes from and where the answer goes differ.
+
+use std::fmt::Write as _;
+
+use retrace_legal::CageStore;
+use retrace_search::{
+    game_score, proof_games, side_to_move_after, to_pgn, LegalPruner, ProofGameParams, ProofGames,
+};
+use retrace_unmove::{Retraction, RetroPosition};
+use serde_json::{json, Value};
+
+use crate::{commands::side_name, session::plural};
+
+/// The longest proof game asked for, in plies: longer ones never finish.
+pub const MAX_PLIES: u32 = 128;
+
+/// A game length as composers write it: `N` moves (2N plies) or `N.5` moves (2N+1 plies, Black to
+/// move at the end).
+pub fn parse_moves(text: &str) -> Result<u32, String> {
+    let text = text.trim();
+    let (whole, half) = match text.split_once('.') {
+        Some((whole, "5")) => (whole, 1),
+        Some(_) => return Err(format!("'{text}' is not a move count: use N or N.5")),
+        None => (text, 0),
+    };
+    whole
+        .parse::<u32>()
+        .ok()
+        .and_then(|n| n.checked_mul(2))
+        .map(|p| p + half)
+        .filter(|&p| p <= MAX_PLIES)
+        .ok_or_else(|| {
+            format!(
+                "'{text}' is not a move count from 0 to {}: use N or N.5",
+                MAX_PLIES / 2
+            )
+        })
+}
+
+/// A game length in plies.
+pub fn parse_plies(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|&p| p <= MAX_PLIES)
+        .ok_or_else(|| format!("plies '{text}' must be a whole number from 0 to {MAX_PLIES}"))
+}
+
+/// The length of the games from `--moves` or `--plies`, exactly one of which must be given.
+pub fn length(moves: Option<&str>, plies: Option<&str>) -> Result<u32, String> {
+    match (moves, plies) {
+        (Some(m), None) => parse_moves(m),
+        (None, Some(p)) => parse_plies(p),
+        (Some(_), Some(_)) => Err("give --moves or --plies, not both".into()),
+        (None, None) => Err("give the length of the game: --moves N (or N.5), or --plies P".into()),
+    }
+}
+
+/// A length in plies as composers write it: 7 plies is "3.5 moves".
+#[must_use]
+pub fn moves_text(plies: u32) -> String {
+    let moves = if plies.is_multiple_of(2) {
+        (plies / 2).to_string()
+    } else {
+        format!("{}.5", plies / 2)
+    };
+    format!(
+        "{moves} move{} ({plies} pl{})",
+        if plies == 2 { "" } else { "s" },
+        if plies == 1 { "y" } else { "ies" }
+    )
+}
+
+/// A full FEN from a board field alone: the side to move follows from the length of the game.
+#[must_use]
+pub fn complete_fen(fen: &str, plies: u32) -> String {
+    if fen.split_ascii_whitespace().count() == 1 {
+        let side = match side_to_move_after(plies) {
+            shakmaty::Color::White => "w",
+            shakmaty::Color::Black => "b",
+        };
+        format!("{} {side}", fen.trim())
+    } else {
+        fen.to_owned()
+    }
+}
+
+/// Refuses a position whose side to move cannot be to move after `plies` plies.
+pub fn check_side(pos: &RetroPosition, plies: u32) -> Result<(), String> {
+    let expected = side_to_move_after(plies);
+    if pos.to_move() == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "after {} {} is to move, but in this position {} is",
+            moves_text(plies),
+            side_name(expected),
+            side_name(pos.to_move())
+        ))
+    }
+}
+
+/// The options of one proof-game search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Request {
+    pub plies: u32,
+    pub max: Option<usize>,
+    pub max_nodes: Option<u64>,
+}
+
+/// Runs the search for `request` on `pos` (whose side to move fits the length).
+pub fn search(
+    pos: &RetroPosition,
+    request: Request,
+    cages: &CageStore,
+    params: ProofGameParams<'_>,
+) -> ProofGames {
+    let params = ProofGameParams {
+        plies: request.plies,
+        max_solutions: request.max,
+        max_nodes: request.max_nodes,
+        ..params
+    };
+    proof_games(pos, params, &LegalPruner::with_cages(cages))
+}
+
+/// What a proof-game search found, ready to print.
+pub struct Report {
+    pub json: Value,
+    pub text: String,
+}
+
+impl Report {
+    /// Replays every game with shakmaty; a game that does not replay is an internal failure.
+    pub fn new(pos: &RetroPosition, plies: u32, found: &ProofGames) -> Result<Report, String> {
+        let scores = found
+            .games
+            .iter()
+            .map(|line| game_score(pos, line).map_err(|e| format!("a game found: {e}")))
+            .collect::<Result<Vec<String>, String>>()?;
+        let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
+        let count = scores.len();
+        let mut text = format!(
+            "{count} proof game{} in {} ({} nodes, {elapsed_ms:.1} ms)\n",
+            plural(count),
+            moves_text(plies),
+            found.nodes
+        );
+        match found.unique() {
+            Some(true) => text.push_str("unique: the search was complete and found one game\n"),
+            Some(false) if count == 0 => {
+                text.push_str("the search was complete: no game of this length reaches it\n");
+            }
+            Some(false) => text.push_str("the search was complete: the game is not unique\n"),
+            None => text.push_str("the search was cut short: there may be more\n"),
+        }
+        for (i, score) in scores.iter().enumerate() {
+            let _ = writeln!(text, "{:>4}. {score}", i + 1);
+        }
+        let json = json!({
+            "plies": plies,
+            "solutions": scores,
+            "complete": found.complete,
+            "unique": found.unique(),
+            "nodes": found.nodes,
+            "elapsed_ms": elapsed_ms,
+        });
+        Ok(Report { json, text })
+    }
+}
+
+/// The games as PGN, one record each, numbered in the Round tag.
+pub fn pgn(pos: &RetroPosition, games: &[Vec<Retraction>]) -> Result<String, String> {
+    let mut text = String::new();
+    for (i, line) in games.iter().enumerate() {
+        let record = to_pgn(pos, line).map_err(|e| format!("a game found: {e}"))?;
+        let record = record
+            .replace(
+                "[Event \"Retrace solution\"]",
+                "[Event \"Retrace proof game\"]",
+            )
+            .replace("[Round \"?\"]", &format!("[Round \"{}\"]", i + 1));
+        text.push_str(&record);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_counts_read_as_composers_write_them() {
+        assert_eq!(parse_moves("3.5"), Ok(7));
+        assert_eq!(parse_moves("12"), Ok(24));
+        assert_eq!(parse_moves("0.5"), Ok(1));
+        for bad in ["3.4", "x", "-1", "3.", "65", "1e3"] {
+            assert!(parse_moves(bad).is_err(), "{bad}");
+        }
+        assert_eq!(length(None, Some("7")), Ok(7));
+        assert!(length(Some("3"), Some("6")).is_err());
+        assert!(length(None, None).is_err());
+        assert_eq!(moves_text(7), "3.5 moves (7 plies)");
+    }
+}

@@ -1,0 +1,107 @@
+//! Proof games: every game of exactly N plies from the initial array that reaches a position.
+//!
+//! A proof game is a retraction search whose lines must end in the initial array after exactly N
+//! retractions ([`GameFacts::plies_since_start`]); this module is the plain way to ask for one,
+//! and says whether the answer is unique only when the search was complete.
+
+use std::{
+    sync::{atomic::AtomicBool, Arc},
+    time::Duration,
+};
+
+use retrace_unmove::{Retraction, RetroPosition};
+use shakmaty::Color;
+
+use crate::{solve, GameFacts, Progress, Pruner, SolveParams};
+
+/// The parameters of [`proof_games`].
+#[derive(Default)]
+pub struct ProofGameParams<'a> {
+    /// The length of the games, in plies (a composer's "N.5 moves" is 2N+1 plies).
+    pub plies: u32,
+    /// Stop after this many games (the result is then marked incomplete).
+    pub max_solutions: Option<usize>,
+    /// Stop after visiting this many nodes (the result is then marked incomplete).
+    pub max_nodes: Option<u64>,
+    /// Castling rights the position lacks were lost (the FEN's castling field is complete).
+    pub exact_castling: bool,
+    /// Set from outside to stop the search; it then returns what it found, marked incomplete.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Called every few thousand nodes.
+    pub progress: Option<&'a mut dyn FnMut(Progress)>,
+}
+
+/// What [`proof_games`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProofGames {
+    /// Each game as N retractions, last move first (see [`crate::game_score`] to print it forward).
+    pub games: Vec<Vec<Retraction>>,
+    /// False when `max_solutions`, `max_nodes` or cancellation cut the search short.
+    pub complete: bool,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl ProofGames {
+    /// `Some(true)` when the search was complete and found exactly one game, `Some(false)` when it
+    /// was complete and found none or several, `None` when it was cut short (nothing is known).
+    #[must_use]
+    pub fn unique(&self) -> Option<bool> {
+        self.complete.then_some(self.games.len() == 1)
+    }
+
+    /// Whether the search proved that no game of that length reaches the position.
+    #[must_use]
+    pub fn impossible(&self) -> bool {
+        self.complete && self.games.is_empty()
+    }
+}
+
+/// The side to move after `plies` plies from the initial array.
+#[must_use]
+pub fn side_to_move_after(plies: u32) -> Color {
+    if plies.is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// Every game of exactly `params.plies` plies from the initial array that ends in `pos`, every
+/// position on the way accepted by `pruner`. A position whose side to move does not fit the ply
+/// count has none.
+pub fn proof_games<P: Pruner>(
+    pos: &RetroPosition,
+    params: ProofGameParams<'_>,
+    pruner: &P,
+) -> ProofGames {
+    if pos.to_move() != side_to_move_after(params.plies) {
+        return ProofGames {
+            games: Vec::new(),
+            complete: true,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+    }
+    let solve_params = SolveParams {
+        depth: params.plies,
+        extra: 0,
+        max_solutions: params.max_solutions,
+        max_nodes: params.max_nodes,
+        facts: GameFacts {
+            plies_since_start: Some(params.plies),
+            exact_castling: params.exact_castling,
+            ..GameFacts::default()
+        },
+        cancel: params.cancel,
+        progress: params.progress,
+        ..SolveParams::default()
+    };
+    let found = solve(pos, solve_params, pruner);
+    ProofGames {
+        games: found.lines,
+        complete: found.complete,
+        nodes: found.nodes,
+        elapsed: found.elapsed,
+    }
+}
