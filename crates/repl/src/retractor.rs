@@ -5,7 +5,7 @@ use retrace_search::{
     retractor::{Outcome, Play, Stage},
     solve_retractor, ForwardGoal, LegalPruner, RetractorKind, RetractorParams, RetractorSolution,
 };
-use retrace_unmove::RetroPosition;
+use retrace_unmove::{Retraction, RetroPosition};
 use serde_json::{json, Value};
 use shakmaty::Color;
 
@@ -55,6 +55,57 @@ pub fn answer(args: &RetractorArgs) -> Result<Answer, CliError> {
     })
 }
 
+/// The REPL's `retractor KIND N GOAL` on `pos`: the text of the answer, and for each key the
+/// retractions of its main line (the first defence and reply at each step), for `step K`.
+pub fn repl(
+    pos: &RetroPosition,
+    args: &str,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    progress: &mut dyn FnMut(retrace_search::Progress),
+) -> Result<(String, Vec<Vec<Retraction>>), String> {
+    const USAGE: &str = "usage: retractor proca|hoeg|help N #M|=M|s#M";
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let [kind, n, goal] = words[..] else {
+        return Err(USAGE.into());
+    };
+    let kind: RetractorKind = kind.parse().map_err(|e| format!("{e}"))?;
+    let n: u32 = n.parse().map_err(|_| USAGE.to_owned())?;
+    let goal: ForwardGoal = goal.parse().map_err(|e| format!("{e}"))?;
+    let params = RetractorParams {
+        cancel: Some(cancel),
+        progress: Some(progress),
+        ..RetractorParams::new(kind, n, goal)
+    };
+    let solution = solve_retractor(pos, params, &LegalPruner::new()).map_err(|e| e.to_string())?;
+    let lines = solution
+        .keys
+        .iter()
+        .map(|key| main_line(pos, key))
+        .collect();
+    Ok((to_text(kind, n, goal, &solution), lines))
+}
+
+/// The retractions along the first branch of `key`'s tree, up to the forward play.
+fn main_line(pos: &RetroPosition, key: &Play) -> Vec<Retraction> {
+    let mut pos = pos.clone();
+    let mut line = Vec::new();
+    let mut play = Some(key);
+    while let Some(p) = play.filter(|p| p.stage != Stage::Forward) {
+        // A Høeg geometry (`~`) is followed by the uncapture chosen, which names the retraction.
+        if !p.text.contains('~') {
+            match pos.parse_retraction(&p.text) {
+                Ok(r) => {
+                    pos.retract_in_place(r);
+                    line.push(r);
+                }
+                Err(_) => break,
+            }
+        }
+        play = p.next.first();
+    }
+    line
+}
+
 /// The verdict in one word.
 fn verdict(s: &RetractorSolution) -> &'static str {
     match (s.complete, s.outcome) {
@@ -96,7 +147,7 @@ fn to_json(kind: RetractorKind, n: u32, goal: ForwardGoal, s: &RetractorSolution
         "verdict": verdict(s),
         "solutions": s.solutions,
         "keys": s.keys.iter().map(play_json).collect::<Vec<_>>(),
-        "tries": s.tries.iter().map(|t| json!({"move": t.text, "refutation": t.refutation})).collect::<Vec<_>>(),
+        "tries": s.tries.iter().map(|t| json!({"move": t.text, "refutation": t.refutation, "close": t.close})).collect::<Vec<_>>(),
         "complete": s.complete,
         "truncated": s.truncated,
         "nodes": s.nodes,
@@ -134,7 +185,9 @@ fn to_text(kind: RetractorKind, n: u32, goal: ForwardGoal, s: &RetractorSolution
     }
     if s.tries.len() > TEXT_TRIES {
         let more = s.tries.len() - TEXT_TRIES;
-        out.push_str(&format!("  (+{more} more tries: see --json)\n"));
+        out.push_str(&format!(
+            "  (+{more} more tries; the JSON output lists them all)\n"
+        ));
     }
     if s.truncated {
         out.push_str("(tree cut short)\n");

@@ -174,6 +174,7 @@ impl Session {
             "check" => self.check(),
             "solve" => self.solve(rest, hooks)?,
             "prove" => self.prove(rest, hooks)?,
+            "retractor" => self.retractor(rest, hooks)?,
             "proofgame" => self.proofgame(rest, hooks)?,
             "solutions" => self.solutions()?,
             "step" => self.step_into(rest)?,
@@ -503,6 +504,23 @@ impl Session {
             text.push_str("\n(step K walks into solution K)");
         }
         Ok(text)
+    }
+
+    /// A retractor from the current position; the main line of key K becomes solution K.
+    fn retractor(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
+        let pos = self.position().clone();
+        let (mut text, lines) =
+            crate::retractor::repl(&pos, args, Arc::clone(&hooks.cancel), &mut *hooks.progress)?;
+        if !lines.is_empty() {
+            text.push_str("(step K walks the main line of key K)\n");
+        }
+        self.found = Some(Found {
+            root: self.current,
+            pos,
+            count: lines.len() as u64,
+            lines,
+        });
+        Ok(text.trim_end().to_owned())
     }
 
     /// Legality by retraction: a history `N` plies deep, or the proof that every line dies

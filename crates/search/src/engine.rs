@@ -1,29 +1,23 @@
 //! The retraction search itself: depth-first, with transposition tables and cooperative stops.
 
-use std::{
-    sync::{atomic::Ordering, Arc},
-    time::Instant,
-};
+use std::sync::Arc;
 
 use retrace_legal::Reason;
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
 
 use crate::{
+    budget::Budget,
     facts::{allows_en_passant, is_initial, is_zeroing, moves_needed, LostRights},
     forward::ForwardLayers,
     table::{KeyMap, Table},
-    Progress, Pruner, Refutation, SolveParams,
+    Pruner, Refutation, SolveParams,
 };
 
 /// Proof games at least this long meet a forward search from the initial array ...
 const FORWARD_FROM: u32 = 8;
 /// ... that goes this many plies deep (about a million positions at 5).
 const FORWARD_DEPTH: u32 = 5;
-
-/// How often (in nodes) the search looks at the cancel flag and reports progress: often enough to
-/// stop well within 100 ms, rarely enough to cost nothing.
-const POLL_INTERVAL: u64 = 1 << 10;
 
 /// How many times the search may find a cage on the line that shows a history and look for
 /// another, before it accepts the next line without asking (keeping a line never loses a
@@ -48,9 +42,7 @@ enum Goal {
 pub(crate) struct Search<'p, 'a, P: Pruner> {
     pub pruner: &'p P,
     pub params: SolveParams<'a>,
-    pub start: Instant,
-    pub nodes: u64,
-    pub stopped: bool,
+    pub budget: Budget<'a>,
     pub lines: Vec<Vec<Retraction>>,
     /// Solutions found, including those not kept in `lines`.
     pub count: u64,
@@ -76,13 +68,16 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
 }
 
 impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
-    pub fn new(pruner: &'p P, params: SolveParams<'a>) -> Self {
+    pub fn new(pruner: &'p P, mut params: SolveParams<'a>) -> Self {
+        let budget = Budget::new(
+            params.max_nodes,
+            params.cancel.clone(),
+            params.progress.take(),
+        );
         Search {
             pruner,
             params,
-            start: Instant::now(),
-            nodes: 0,
-            stopped: false,
+            budget,
             lines: Vec::new(),
             count: 0,
             line: Vec::new(),
@@ -135,30 +130,8 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
 
     /// Counts a node; checks for cancellation and reports progress now and then.
     fn visit(&mut self, ply: u32) -> bool {
-        self.nodes += 1;
-        if self.params.max_nodes.is_some_and(|max| self.nodes > max) {
-            self.stopped = true;
-        }
-        if self.nodes.is_multiple_of(POLL_INTERVAL) {
-            if self
-                .params
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                self.stopped = true;
-            }
-            let report = Progress {
-                nodes: self.nodes,
-                solutions: usize::try_from(self.count).unwrap_or(usize::MAX),
-                ply,
-                elapsed: self.start.elapsed(),
-            };
-            if let Some(progress) = self.params.progress.as_mut() {
-                progress(report);
-            }
-        }
-        !self.stopped
+        self.budget
+            .visit_with(ply, usize::try_from(self.count).unwrap_or(usize::MAX))
     }
 
     /// Whether `r` may be retraction number `index` (1 = the last move) given the game facts.
@@ -241,7 +214,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 break;
             }
         }
-        if !self.stopped {
+        if !self.budget.stopped {
             self.history.insert(key, plies, found);
         }
         found
@@ -256,13 +229,13 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return false;
         };
         let depth = FORWARD_DEPTH.min(total / 2);
-        if total < FORWARD_FROM || plies > depth || self.stopped {
+        if total < FORWARD_FROM || plies > depth || self.budget.stopped {
             return false;
         }
         if self.forward.is_none() {
             self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref());
             if self.forward.is_none() {
-                self.stopped = true;
+                self.budget.stopped = true;
                 return false;
             }
         }
@@ -320,7 +293,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 }
                 return false;
             }
-            if self.stopped {
+            if self.budget.stopped {
                 return true;
             }
             let line = self.witness(pos, plies, index);
@@ -358,14 +331,14 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     pub fn collect(&mut self, pos: &RetroPosition, ply: u32, lost: LostRights) -> bool {
         let remaining = self.params.depth - ply;
         if remaining == 0 {
-            if self.completes(pos, ply, lost) && !self.stopped {
+            if self.completes(pos, ply, lost) && !self.budget.stopped {
                 self.count += 1;
                 if self.params.keep.is_none_or(|keep| self.lines.len() < keep) {
                     self.lines.push(self.line.clone());
                 }
                 if let Some(report) = self.params.on_solution.as_mut() {
                     if !report(&self.line) {
-                        self.stopped = true;
+                        self.budget.stopped = true;
                     }
                 }
                 if self
@@ -373,7 +346,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     .max_solutions
                     .is_some_and(|max| self.count >= max as u64)
                 {
-                    self.stopped = true;
+                    self.budget.stopped = true;
                 }
                 return true;
             }
@@ -413,7 +386,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 }
                 self.unwind = None;
             }
-            if self.stopped {
+            if self.budget.stopped {
                 return found;
             }
         }

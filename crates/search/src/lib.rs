@@ -6,6 +6,7 @@
 //! none tells how deep each last move survived. [`to_pgn`] turns a solution into a forward game that
 //! shakmaty has replayed.
 
+mod budget;
 mod engine;
 mod facts;
 mod forward;
@@ -237,9 +238,9 @@ pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P
         lines: search.lines,
         count: search.count,
         refuted: search.refuted,
-        complete: !search.stopped,
-        nodes: search.nodes,
-        elapsed: search.start.elapsed(),
+        complete: !search.budget.stopped,
+        nodes: search.budget.nodes,
+        elapsed: search.budget.start.elapsed(),
     }
 }
 
@@ -311,13 +312,13 @@ pub fn prove_within<P: Pruner>(
             return Proof::History(line);
         }
         tries.push((r, survived));
-        if search.stopped {
+        if search.budget.stopped {
             break;
         }
     }
     Proof::NoHistory {
         tries,
-        complete: !search.stopped,
+        complete: !search.budget.stopped,
     }
 }
 

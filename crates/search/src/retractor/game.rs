@@ -5,10 +5,10 @@ use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
 
 use super::{
-    budget::Budget, choice::choices, goal::ForwardGoal, kind::RetractorKind, outcome::Outcome,
+    choice::choices, goal::ForwardGoal, kind::RetractorKind, outcome::Outcome,
     rights::forward_start,
 };
-use crate::{table::Table, Pruner};
+use crate::{budget::Budget, table::Table, Pruner};
 
 pub(crate) struct Game<'p, 'a, P: Pruner> {
     pub pruner: &'p P,
@@ -18,6 +18,9 @@ pub(crate) struct Game<'p, 'a, P: Pruner> {
     /// Values of positions, keyed on the retro state and the White retractions left (0: the
     /// forward goal from a position White is to move in).
     table: Table<Outcome>,
+    /// Per remaining depth and side, the choice that last cut a node off (killer heuristic):
+    /// a defence that refutes one White try often refutes its siblings. Only the order changes.
+    killers: Vec<Option<Retraction>>,
 }
 
 impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
@@ -33,6 +36,7 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
             goal,
             budget,
             table: Table::new(),
+            killers: Vec::new(),
         }
     }
 
@@ -44,21 +48,66 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
             return known;
         }
         let side = pos.retracting();
+        if left == 1 && side == Color::White && !self.kind.groups_uncaptures() {
+            let value = self.last_white_retraction(pos);
+            if !self.budget.stopped {
+                self.table.insert(key, left, value);
+            }
+            return value;
+        }
         let mover = self.kind.mover(side);
         let mut retractions = pos.retractions();
+        let mut groups = choices(&mut retractions, self.kind.groups_uncaptures());
+        let slot = killer_slot(left, side);
+        if self.killers.len() <= slot {
+            self.killers.resize(slot + 1, None);
+        }
+        if let Some(killer) = self.killers[slot] {
+            if let Some(i) = groups.iter().position(|g| g.contains(&killer)) {
+                groups[..=i].rotate_right(1);
+            }
+        }
         let mut best = Outcome::Illegal;
-        for group in choices(&mut retractions, self.kind.groups_uncaptures()) {
+        for group in groups {
             let value = self.group(pos, group, left);
             if self.budget.stopped {
                 return best;
             }
             best = mover.better(best, value);
             if mover.is_best(best) {
+                self.killers[slot] = Some(group[0]);
                 break;
             }
         }
         self.table.insert(key, left, best);
         best
+    }
+
+    /// The value of `pos` when White's retraction from it is the last and White picks it whole
+    /// (Proca, help): the same as [`Game::node`], but the forward goal, usually far cheaper than
+    /// the legality analysis, is asked first, and the analysis only as far as the answer needs
+    /// it: on winning retractions until one is legal, then on the others until one is legal.
+    fn last_white_retraction(&mut self, pos: &RetroPosition) -> Outcome {
+        let mut losing = Vec::new();
+        for r in pos.retractions() {
+            if !self.budget.visit(1) {
+                return Outcome::Illegal;
+            }
+            let child = pos.retract(r);
+            match self.forward(&child) {
+                Outcome::Win if !self.pruner.is_illegal(&child) => return Outcome::Win,
+                Outcome::Loss => losing.push(child),
+                _ => {}
+            }
+            if self.budget.stopped {
+                return Outcome::Illegal;
+            }
+        }
+        if losing.iter().any(|child| !self.pruner.is_illegal(child)) {
+            Outcome::Loss
+        } else {
+            Outcome::Illegal
+        }
     }
 
     /// The value of one choice of the retracting side: its retractions differ only in the
@@ -114,6 +163,11 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
         }
         value
     }
+}
+
+/// The killer slot of a node: its remaining White retractions and its retracting side.
+fn killer_slot(left: u32, side: Color) -> usize {
+    left as usize * 2 + usize::from(side == Color::White)
 }
 
 /// White's retractions left after one by the retracting side of `pos`.

@@ -5,7 +5,8 @@ use std::{fmt, str::FromStr};
 
 use shakmaty::{Chess, Move, Position};
 
-use super::{budget::Budget, RetractorError};
+use super::RetractorError;
+use crate::budget::Budget;
 
 /// The longest forward stipulation accepted (the search is exhaustive, so it grows fast).
 pub const MAX_FORWARD_MOVES: u32 = 4;

@@ -10,7 +10,6 @@
 //! once; the node budget and the cancel flag stop the search as in [`crate::solve`], and a stopped
 //! search never claims that there is no solution.
 
-mod budget;
 mod choice;
 mod game;
 mod goal;
@@ -33,8 +32,8 @@ pub use kind::RetractorKind;
 pub use outcome::Outcome;
 pub use tree::{Play, Stage, Try};
 
+use crate::budget::Budget;
 use crate::{Progress, Pruner};
-use budget::Budget;
 use game::Game;
 use tree::TreeBuilder;
 

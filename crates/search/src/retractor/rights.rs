@@ -38,7 +38,8 @@ fn proven_double_step<P: Pruner>(pos: &RetroPosition, pruner: &P) -> Option<Squa
     let board = pos.board();
     let fifth = Bitboard::from_rank(Rank::Fifth);
     let white_pawns = board.pawns() & board.white() & fifth;
-    let empty_behind = !board.occupied().shift(8) & !board.occupied().shift(16);
+    // A Black pawn's double step passed the two squares above it (shift(-8) brings a square down).
+    let empty_behind = !board.occupied().shift(-8) & !board.occupied().shift(-16);
     // Black pawns on the fifth rank, beside a White pawn, with both squares behind them empty.
     let candidates = board.pawns()
         & board.black()
@@ -97,8 +98,43 @@ mod tests {
             ep(forward_start(&pos, &only_d7).expect("legal")),
             Some(Square::D6)
         );
+        // Units below the pawn do not matter (only the squares it passed must be empty)...
+        let below = RetroPosition::from_fen("4k3/8/8/3pP3/3N4/3B4/8/4K3 w - - 0 1").expect("fen");
+        assert_eq!(
+            ep(forward_start(&below, &only_d7).expect("legal")),
+            Some(Square::D6)
+        );
+        // ... and a unit on a square it passed rules the double step out.
+        let above = RetroPosition::from_fen("4k3/3n4/8/3pP3/8/8/8/4K3 w - - 0 1").expect("fen");
+        assert_eq!(ep(forward_start(&above, &only_d7).expect("legal")), None);
         // Without a White pawn beside it the double step gives White nothing to take.
         let far = RetroPosition::from_fen("4k3/8/8/3p3P/8/8/8/4K3 w - - 0 1").expect("fen");
         assert_eq!(ep(forward_start(&far, &only_d7).expect("legal")), None);
+    }
+
+    #[test]
+    fn an_uncastled_king_and_rook_may_castle_and_others_may_not() {
+        let castled = RetroPosition::from_fen("5k2/8/8/8/8/8/8/5RK1 b - - 0 1").expect("fen");
+        let castles = |pos: &RetroPosition| {
+            forward_start(pos, &NoPruning)
+                .expect("legal")
+                .legal_moves()
+                .iter()
+                .any(|m| m.is_castle())
+        };
+        let uncastle = castled
+            .retractions()
+            .into_iter()
+            .find(|r| r.castling_side().is_some())
+            .expect("0-0 can be taken back");
+        assert!(castles(&castled.retract(uncastle)));
+        // The same king and rook on their squares, but not shown unmoved: no castling.
+        let unproven = RetroPosition::from_fen("5k2/8/8/8/8/8/8/4K2R b - - 0 1").expect("fen");
+        let quiet = unproven
+            .retractions()
+            .into_iter()
+            .find(|r| r.castling_side().is_none() && r.uncaptured().is_none())
+            .expect("a quiet retraction");
+        assert!(!castles(&unproven.retract(quiet)));
     }
 }

@@ -48,6 +48,9 @@ pub struct Try {
     /// Black's refuting retraction or uncapture choice; `None` when no forward solution follows
     /// the retraction at all.
     pub refutation: Option<String>,
+    /// Whether the try comes close: some uncapture the opponent could have chosen wins, or the
+    /// refutation is a Black retraction (rather than no forward solution at all).
+    pub close: bool,
 }
 
 /// Reads the tree off a solved game, with a cap on its size.
@@ -237,13 +240,23 @@ impl<P: Pruner> TreeBuilder<'_, '_, '_, P> {
             } else {
                 (pos.notation(losing), None)
             };
+            let wins_sometimes = group
+                .iter()
+                .any(|&r| self.game.child(pos, r, left) == Outcome::Win);
             let defence = self.defence(pos, losing, left);
+            let close = wins_sometimes || defence.is_some();
             let refutation = match (chosen, defence) {
                 (Some(c), Some(d)) => Some(format!("{c}, then {d}")),
                 (c, d) => c.or(d),
             };
-            out.push(Try { text, refutation });
+            out.push(Try {
+                text,
+                refutation,
+                close,
+            });
         }
+        // The close tries first, each part in the generator's order.
+        out.sort_by_key(|t| !t.close);
         out
     }
 

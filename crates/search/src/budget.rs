@@ -1,5 +1,5 @@
-//! Node counting, the node budget, cancellation and progress, shared by the retraction and the
-//! forward phases of a retractor search.
+//! Node counting, the node budget, cancellation and progress: one home for what every search of
+//! this crate (`solve`, `prove`, retractors) does at each node.
 
 use std::{
     sync::{
@@ -11,7 +11,8 @@ use std::{
 
 use crate::Progress;
 
-/// How often (in nodes) the cancel flag is read and progress reported, as in `solve`.
+/// How often (in nodes) the search looks at the cancel flag and reports progress: often enough to
+/// stop well within 100 ms, rarely enough to cost nothing.
 const POLL_INTERVAL: u64 = 1 << 10;
 
 pub(crate) struct Budget<'a> {
@@ -41,6 +42,11 @@ impl<'a> Budget<'a> {
 
     /// Counts a node; returns false once the search must stop (budget spent or cancelled).
     pub(crate) fn visit(&mut self, ply: u32) -> bool {
+        self.visit_with(ply, 0)
+    }
+
+    /// [`Budget::visit`], reporting `solutions` found so far in the progress.
+    pub(crate) fn visit_with(&mut self, ply: u32, solutions: usize) -> bool {
         self.nodes += 1;
         if self.max_nodes.is_some_and(|max| self.nodes > max) {
             self.stopped = true;
@@ -55,7 +61,7 @@ impl<'a> Budget<'a> {
             }
             let report = Progress {
                 nodes: self.nodes,
-                solutions: 0,
+                solutions,
                 ply,
                 elapsed: self.start.elapsed(),
             };
