@@ -440,9 +440,12 @@ pub(crate) fn bounded_flood(
     None
 }
 
-/// Runs the static analysis of `pos`.
+/// The squares occupied by the same unit throughout every game that reaches `pos` (pawns on their
+/// start squares, frozen originals, and originals whose every first step is such a square), and,
+/// for each side, the home squares whose original was walled in the same way but is gone (it was
+/// captured at home).
 #[must_use]
-pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
+pub(crate) fn fixed_and_stuck(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboard>) {
     let board = pos.board();
     let mut fixed = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh));
@@ -477,6 +480,22 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
             break;
         }
     }
+    (fixed, stuck)
+}
+
+/// The squares a unit stood on throughout every game that reaches `pos`: pawns on their start
+/// squares, frozen originals, and the originals walled in by them (see [`fixed_and_stuck`]). No
+/// unit ever entered or left them, so they are walls for every move of the game.
+#[must_use]
+pub fn permanent_squares(pos: &RetroPosition) -> Bitboard {
+    fixed_and_stuck(pos).0
+}
+
+/// Runs the static analysis of `pos`.
+#[must_use]
+pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
+    let board = pos.board();
+    let (mut fixed, stuck) = fixed_and_stuck(pos);
     let mut out = Statics::default();
     for color in Color::ALL {
         *out.stuck_missing.get_mut(color) = *stuck.get(color);

@@ -9,7 +9,8 @@ use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
 
 use crate::{
-    facts::{allows_en_passant, is_initial, is_zeroing, moves_needed, LostRights},
+    bound::moves_needed,
+    facts::{allows_en_passant, is_initial, is_zeroing, LostRights},
     forward::ForwardLayers,
     table::Table,
     Progress, Pruner, SolveParams,
@@ -306,9 +307,8 @@ fn existence_order(pos: &RetroPosition) -> Vec<Retraction> {
 /// for what its units need at least. The retracting side takes back the odd plies from here, the
 /// other side the even ones.
 fn start_in_reach(pos: &RetroPosition, plies: u32) -> bool {
-    let board = pos.board();
-    moves_needed(board, pos.retracting()) <= plies.div_ceil(2)
-        && moves_needed(board, pos.to_move()) <= plies / 2
+    let needed = moves_needed(pos);
+    *needed.get(pos.retracting()) <= plies.div_ceil(2) && *needed.get(pos.to_move()) <= plies / 2
 }
 
 /// Applies the uncapture policy to a position (indexed by shakmaty's `Color as usize`).

@@ -6,6 +6,7 @@
 //! none tells how deep each last move survived. [`to_pgn`] turns a solution into a forward game that
 //! shakmaty has replayed.
 
+mod bound;
 mod engine;
 mod facts;
 mod forward;

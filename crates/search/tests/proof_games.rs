@@ -137,8 +137,8 @@ fn published_proof_games_of_at_most_16_plies_are_found() {
     let tally = judge_published(0..=16, budget);
     assert_eq!(tally.problems, 34, "the corpus has 34 such problems");
     if !cfg!(debug_assertions) {
-        assert!(tally.found >= 32, "only {} of 34 found", tally.found);
-        assert!(tally.unique >= 32, "only {} of 34 unique", tally.unique);
+        assert!(tally.found >= 33, "only {} of 34 found", tally.found);
+        assert!(tally.unique >= 33, "only {} of 34 unique", tally.unique);
     }
 }
 
