@@ -594,3 +594,31 @@ fn proofgame_batch_answers_line_by_line() {
     assert_eq!(docs[0]["unique"], true);
     assert!(docs[1]["error"].is_string() && docs[2]["error"].is_string());
 }
+
+#[test]
+fn ctrl_c_during_proofgame_stops_it_incomplete_and_exits_130() {
+    // A published proof game in 25.5 moves: far beyond a second's search.
+    let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
+        .args([
+            "proofgame",
+            "rn1QKB1R/3p1pp1/1pp1p1n1/7p/pP2r2P/3PPPPB/P1P5/RNbqkbN1 b - -",
+            "--moves",
+            "25.5",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("the binary finishes");
+    assert_eq!(out.status.code(), Some(130));
+    let doc = json(&out);
+    assert_eq!(doc["complete"], false);
+    assert!(doc["unique"].is_null(), "{doc}");
+}

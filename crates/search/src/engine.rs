@@ -13,7 +13,7 @@ use crate::{
     facts::{allows_en_passant, is_initial, is_zeroing, LostRights},
     forward::ForwardLayers,
     table::Table,
-    Progress, Pruner, SolveParams,
+    Phase, Progress, Pruner, SolveParams,
 };
 
 /// Proof games at least this long meet a forward search from the initial array ...
@@ -86,6 +86,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 solutions: self.lines.len(),
                 ply,
                 elapsed: self.start.elapsed(),
+                phase: Phase::Retracting,
             };
             if let Some(progress) = self.params.progress.as_mut() {
                 progress(report);
@@ -188,7 +189,20 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return false;
         }
         if self.forward.is_none() {
-            self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref());
+            let (nodes, solutions, start) = (self.nodes, self.lines.len(), self.start);
+            let progress = &mut self.params.progress;
+            let mut report = |positions| {
+                if let Some(progress) = progress.as_mut() {
+                    progress(Progress {
+                        nodes,
+                        solutions,
+                        ply: 0,
+                        elapsed: start.elapsed(),
+                        phase: Phase::ForwardLayers { positions },
+                    });
+                }
+            };
+            self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref(), &mut report);
             if self.forward.is_none() {
                 self.stopped = true;
                 return false;

@@ -93,6 +93,18 @@ pub struct Progress {
     /// The ply the search is at (0 = the position itself).
     pub ply: u32,
     pub elapsed: Duration,
+    /// What the search is doing.
+    pub phase: Phase,
+}
+
+/// The phases of a search, as [`Progress`] reports them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Retracting.
+    Retracting,
+    /// Building the positions a proof game's first plies reach (once per process), with how many
+    /// positions were expanded so far.
+    ForwardLayers { positions: u64 },
 }
 
 /// The parameters of [`solve`].
