@@ -404,16 +404,10 @@ fn cage_verify_batch_mode_answers_line_by_line() {
     assert_eq!(docs[2]["cage"], false);
 }
 
-#[test]
-fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
+/// Runs the binary with `args`, sends it SIGINT after 800 ms, and returns what it printed.
+fn interrupted(args: &[&str]) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args([
-            "solve",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "--depth",
-            "7",
-            "--json",
-        ])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -424,7 +418,18 @@ fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
         .status()
         .expect("kill runs");
     assert!(status.success());
-    let out = child.wait_with_output().expect("the binary finishes");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+#[test]
+fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
+    let out = interrupted(&[
+        "solve",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "--depth",
+        "7",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(130));
     let doc = json(&out);
     assert_eq!(doc["complete"], false);
@@ -598,25 +603,13 @@ fn proofgame_batch_answers_line_by_line() {
 #[test]
 fn ctrl_c_during_proofgame_stops_it_incomplete_and_exits_130() {
     // A published proof game in 25.5 moves: far beyond a second's search.
-    let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args([
-            "proofgame",
-            "rn1QKB1R/3p1pp1/1pp1p1n1/7p/pP2r2P/3PPPPB/P1P5/RNbqkbN1 b - -",
-            "--moves",
-            "25.5",
-            "--json",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    std::thread::sleep(std::time::Duration::from_millis(800));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    let out = child.wait_with_output().expect("the binary finishes");
+    let out = interrupted(&[
+        "proofgame",
+        "rn1QKB1R/3p1pp1/1pp1p1n1/7p/pP2r2P/3PPPPB/P1P5/RNbqkbN1 b - -",
+        "--moves",
+        "25.5",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(130));
     let doc = json(&out);
     assert_eq!(doc["complete"], false);
