@@ -133,45 +133,44 @@ fn with_maps<T>(walls: Bitboard, f: impl FnOnce(&ByColor<Maps>) -> T) -> T {
     })
 }
 
-/// The fewest moves the units of `color` and `role` on `squares` need, when each start square of
-/// the kind supplies at most one of them and the others are promoted.
+/// The maps of the start squares of `role` (in the order of [`STARTS`]).
+fn starts_of(maps: &Maps, role: Role) -> &[[u8; 64]] {
+    match role {
+        Role::Pawn => &[],
+        Role::Knight => &maps[0..2],
+        Role::Bishop => &maps[2..4],
+        Role::Rook => &maps[4..6],
+        Role::Queen => &maps[6..7],
+        Role::King => &maps[7..8],
+    }
+}
+
+/// The fewest moves the units of `role` on `squares` need, when each start square of the kind
+/// supplies at most one of them and the others are promoted.
 fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
-    let starts: Vec<&[u8; 64]> = STARTS
-        .iter()
-        .zip(maps)
-        .filter(|((r, _), _)| *r == role)
-        .map(|(_, map)| map)
-        .collect();
+    let starts = starts_of(maps, role);
     let promoted = if role == Role::King {
         // A king is never promoted: one its start cannot reach is unreachable.
         u32::from(FAR)
     } else {
         PROMOTION_MOVES
     };
-    let cost = |start: &[u8; 64], sq: Square| u32::from(start[sq.to_usize()]).min(promoted);
-    let units: Vec<Square> = squares.into_iter().collect();
-    let all_promoted = promoted * units.len() as u32;
-    // What sending unit i from start s saves over promoting it.
-    let saving = |s: usize, i: usize| promoted - cost(starts[s], units[i]);
+    // What sending the unit on `sq` from a start saves over promoting it.
+    let saving =
+        |start: &[u8; 64], sq: Square| promoted - u32::from(start[sq.to_usize()]).min(promoted);
     let mut best_saving = 0;
-    match starts.len() {
-        1 => {
-            for i in 0..units.len() {
-                best_saving = best_saving.max(saving(0, i));
-            }
-        }
-        _ => {
-            for i in 0..units.len() {
-                best_saving = best_saving.max(saving(0, i)).max(saving(1, i));
-                for j in 0..units.len() {
-                    if i != j {
-                        best_saving = best_saving.max(saving(0, i) + saving(1, j));
-                    }
+    for a in squares {
+        for (i, first) in starts.iter().enumerate() {
+            let from_first = saving(first, a);
+            best_saving = best_saving.max(from_first);
+            for second in &starts[i + 1..] {
+                for b in squares.without(a) {
+                    best_saving = best_saving.max(from_first + saving(second, b));
                 }
             }
         }
     }
-    all_promoted - best_saving
+    promoted * squares.count() as u32 - best_saving
 }
 
 /// The moves the pawns of `color` on `board` made at least: each its advance from its start rank,
@@ -258,6 +257,29 @@ mod tests {
         assert!(promoted > 1_000, "the games promoted only {promoted} times");
         assert!(walled > 1_000, "only {walled} positions had walled pieces");
         assert!(checked > 100_000);
+    }
+
+    #[test]
+    fn the_maps_of_a_role_are_those_of_its_starts() {
+        let maps = maps(Color::White, Bitboard::EMPTY);
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            let homes: Vec<Square> = STARTS
+                .iter()
+                .filter(|(r, _)| *r == role)
+                .map(|&(_, file)| Square::from_coords(file, shakmaty::Rank::First))
+                .collect();
+            let starts = starts_of(&maps, role);
+            assert_eq!(starts.len(), homes.len(), "{role:?}");
+            for (map, home) in starts.iter().zip(homes) {
+                assert_eq!(map[home.to_usize()], 0, "{role:?} {home}");
+            }
+        }
     }
 
     #[test]
