@@ -132,25 +132,28 @@ fn published_proof_games_of_at_most_16_plies_are_found() {
     let budget = if cfg!(debug_assertions) {
         50_000
     } else {
-        6_000_000
+        9_000_000
     };
     let tally = judge_published(0..=16, budget);
     assert_eq!(tally.problems, 34, "the corpus has 34 such problems");
     if !cfg!(debug_assertions) {
-        assert!(tally.found >= 33, "only {} of 34 found", tally.found);
-        assert!(tally.unique >= 33, "only {} of 34 unique", tally.unique);
+        assert!(tally.found >= 34, "only {} of 34 found", tally.found);
+        assert!(tally.unique >= 34, "only {} of 34 unique", tally.unique);
     }
 }
 
 /// Every longer published proof game: the search may run out of budget, never say that no game
-/// exists, and every game it finds replays.
+/// exists, and every game it finds replays; at least as many are found as today (a floor).
 #[test]
 fn longer_published_proof_games_are_never_called_impossible() {
     let budget = if cfg!(debug_assertions) {
         20_000
     } else {
-        300_000
+        1_000_000
     };
     let tally = judge_published(17..=u32::MAX, budget);
     assert_eq!(tally.problems, 44, "the corpus has 44 such problems");
+    if !cfg!(debug_assertions) {
+        assert!(tally.found >= 14, "only {} of 44 found", tally.found);
+    }
 }
