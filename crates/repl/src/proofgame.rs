@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 
 use retrace_legal::CageStore;
 use retrace_search::{
-    game_score, proof_games, side_to_move_after, to_pgn, LegalPruner, ProofGameParams, ProofGames,
+    game_score, proof_games, side_to_move_after, to_pgn_tagged, LegalPruner, ProofGameParams,
+    ProofGames,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use serde_json::{json, Value};
@@ -177,13 +178,8 @@ impl Report {
 pub fn pgn(pos: &RetroPosition, games: &[Vec<Retraction>]) -> Result<String, String> {
     let mut text = String::new();
     for (i, line) in games.iter().enumerate() {
-        let record = to_pgn(pos, line).map_err(|e| format!("a game found: {e}"))?;
-        let record = record
-            .replace(
-                "[Event \"Retrace solution\"]",
-                "[Event \"Retrace proof game\"]",
-            )
-            .replace("[Round \"?\"]", &format!("[Round \"{}\"]", i + 1));
+        let record = to_pgn_tagged(pos, line, "Retrace proof game", &(i + 1).to_string())
+            .map_err(|e| format!("a game found: {e}"))?;
         text.push_str(&record);
         text.push('\n');
     }

@@ -25,7 +25,7 @@ use retrace_unmove::{Retraction, RetroPosition};
 use engine::{with_policy, Search};
 pub use facts::GameFacts;
 use facts::LostRights;
-pub use pgn::{game_score, to_pgn, PgnError};
+pub use pgn::{game_score, to_pgn, to_pgn_tagged, PgnError};
 pub use proofgame::{proof_games, side_to_move_after, ProofGameParams, ProofGames};
 
 /// Decides that a position cannot occur in a game, so no line may pass through it.
