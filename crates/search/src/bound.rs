@@ -2,7 +2,8 @@
 //! units from the initial array to a position.
 //!
 //! Each unit on the board needs at least the moves of the shortest path of its kind from a start
-//! square to its square, and units move one at a time, so the paths add up. The paths avoid the
+//! square to its square, and units move one at a time, so the paths add up. Pawns started on
+//! distinct files, each change of file a capture ([`retrace_legal::pawn_moves_needed`]). The paths avoid the
 //! permanent squares ([`retrace_legal::permanent_squares`]): a pawn on its start square, or an
 //! original walled in by them, stood there throughout the game, so no unit ever passed, entered or
 //! captured there. A unit that no start square of its kind reaches (or more units of a kind than
@@ -16,7 +17,7 @@
 use std::cell::RefCell;
 
 use retrace_unmove::RetroPosition;
-use shakmaty::{attacks, Bitboard, Board, ByColor, CastlingSide, Color, File, Role, Square};
+use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Role, Square};
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
 /// and four single steps or captures), the promotion being the fifth.
@@ -173,17 +174,33 @@ fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
     promoted * squares.count() as u32 - best_saving
 }
 
-/// The moves the pawns of `color` on `board` made at least: each its advance from its start rank,
-/// a double step covering two ranks.
-fn pawn_moves(board: &Board, color: Color) -> u32 {
-    (board.by_color(color) & board.pawns())
-        .into_iter()
-        .map(|sq| match color.relative_rank(sq.rank()) as u32 {
-            0 | 1 => 0,
-            2 | 3 => 1,
-            r => r - 2,
-        })
-        .sum()
+/// Slots of the per-thread cache of pawn moves, per side (a power of two).
+const PAWN_SLOTS: usize = 1 << 10;
+
+thread_local! {
+    /// The moves of the pawn structures seen lately: an assignment costs a few microseconds and a
+    /// structure with doubled pawns often stays for a whole subtree.
+    static PAWN_CACHE: RefCell<Vec<Option<(Bitboard, u32)>>> =
+        RefCell::new(vec![None; 2 * PAWN_SLOTS]);
+}
+
+/// The fewest moves `color`'s pawns on `pawns` made ([`retrace_legal::pawn_moves_needed`]), far
+/// beyond any game when no assignment to start files exists.
+fn pawn_moves(color: Color, pawns: Bitboard) -> u32 {
+    let slot = (u64::from(pawns).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % PAWN_SLOTS
+        + if color.is_white() { 0 } else { PAWN_SLOTS };
+    PAWN_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        match cache[slot] {
+            Some((key, moves)) if key == pawns => moves,
+            _ => {
+                let moves =
+                    retrace_legal::pawn_moves_needed(color, pawns).unwrap_or(u32::from(FAR));
+                cache[slot] = Some((pawns, moves));
+                moves
+            }
+        }
+    })
 }
 
 /// A lower bound on the moves each side made to bring its units from the initial array to `pos`
@@ -205,7 +222,8 @@ pub fn moves_needed(pos: &RetroPosition) -> ByColor<u32> {
             .into_iter()
             .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
             .fold(0u32, u32::saturating_add);
-            let moves = pieces.saturating_add(pawn_moves(board, color));
+            let pawns = pawn_moves(color, ours & board.pawns());
+            let moves = pieces.saturating_add(pawns);
             let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
             moves.max(missing)
         })
