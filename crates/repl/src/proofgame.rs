@@ -111,6 +111,8 @@ pub struct Request {
     pub plies: u32,
     pub max: Option<usize>,
     pub max_nodes: Option<u64>,
+    /// The position's missing castling rights were lost.
+    pub exact_castling: bool,
 }
 
 /// Runs the search for `request` on `pos` (whose side to move fits the length).
@@ -124,6 +126,7 @@ pub fn search(
         plies: request.plies,
         max_solutions: request.max,
         max_nodes: request.max_nodes,
+        exact_castling: request.exact_castling,
         ..params
     };
     proof_games(pos, params, &LegalPruner::with_cages(cages))

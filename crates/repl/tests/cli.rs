@@ -553,6 +553,46 @@ fn proofgame_says_impossible_only_when_no_game_exists() {
 }
 
 #[test]
+fn proofgame_exact_fen_makes_a_missing_castling_right_a_lost_one() {
+    // The initial array with White's king-side right gone: the king or h1 rook moved and came
+    // back, and the g1 knight had to step aside first (Nf3 Rg1 Rh1 Ng1): four White moves.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Qkq - 0 1";
+    let loose = json(&retrace(
+        &["proofgame", fen, "--moves", "2", "--max", "1", "--json"],
+        "",
+    ));
+    assert_eq!(loose["solutions"].as_array().map(Vec::len), Some(1));
+    for moves in ["2", "3"] {
+        let exact = json(&retrace(
+            &["proofgame", fen, "--moves", moves, "--exact-fen", "--json"],
+            "",
+        ));
+        assert_eq!(exact["solutions"], serde_json::json!([]), "{moves} moves");
+        assert_eq!(exact["complete"], true);
+    }
+    let exact = json(&retrace(
+        &[
+            "proofgame",
+            fen,
+            "--moves",
+            "4",
+            "--exact-fen",
+            "--max",
+            "1",
+            "--json",
+        ],
+        "",
+    ));
+    let game = exact["solutions"][0]
+        .as_str()
+        .expect("a game in four moves");
+    assert!(
+        game.contains("Rg1") || game.contains("Kf1") || game.contains("Ke2"),
+        "{game}"
+    );
+}
+
+#[test]
 fn proofgame_pgn_export_and_bad_lengths() {
     let dir = std::env::temp_dir().join(format!("retrace-pg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
