@@ -449,13 +449,55 @@ pub(crate) fn fixed_and_stuck(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboar
     let board = pos.board();
     let mut fixed = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh));
-    for sq in pos.frozen() {
-        if let Some(piece) = board.piece_at(sq) {
-            if home_role(piece.color, sq) == Some(piece.role) {
-                fixed.add(sq);
-            }
+    // Originals standing on their home squares: with the fixed pawns and the frozen ones among
+    // them, all the fixpoint below reads of the position.
+    let mut at_home = Bitboard::EMPTY;
+    for color in Color::ALL {
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            at_home |= board.by_piece(Piece { color, role }) & homes(color, role);
         }
     }
+    fixed |= pos.frozen() & at_home;
+    let key = (fixed, at_home);
+    let slot = ((u64::from(fixed) ^ u64::from(at_home).rotate_left(29))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        >> 54) as usize
+        % FIXED_SLOTS;
+    FIXED_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((k, value)) = cache[slot] {
+            if k == key {
+                return value;
+            }
+        }
+        let value = fixpoint(fixed, at_home);
+        cache[slot] = Some((key, value));
+        value
+    })
+}
+
+/// Slots of the per-thread cache of [`fixed_and_stuck`] (a power of two).
+const FIXED_SLOTS: usize = 1 << 10;
+
+/// A [`fixed_and_stuck`] cache slot: what the fixpoint reads of a position, and its result.
+type FixedSlot = Option<((Bitboard, Bitboard), (Bitboard, ByColor<Bitboard>))>;
+
+thread_local! {
+    /// The pawns at home and the originals at home change far less often than positions in a
+    /// search: the fixpoint is cached on them.
+    static FIXED_CACHE: std::cell::RefCell<Vec<FixedSlot>> =
+        std::cell::RefCell::new(vec![None; FIXED_SLOTS]);
+}
+
+/// The least fixpoint of [`fixed_and_stuck`] from the squares known fixed and the originals
+/// standing at home.
+fn fixpoint(mut fixed: Bitboard, at_home: Bitboard) -> (Bitboard, ByColor<Bitboard>) {
     // Least fixpoint: an original whose every first step is static never moved.
     let mut stuck = ByColor::<Bitboard>::default();
     loop {
@@ -469,7 +511,7 @@ pub(crate) fn fixed_and_stuck(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboar
                     continue;
                 }
                 grew = true;
-                if board.piece_at(sq) == Some(Piece { color, role }) {
+                if at_home.contains(sq) {
                     fixed.add(sq);
                 } else {
                     stuck.get_mut(color).add(sq);
