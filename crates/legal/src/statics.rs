@@ -453,13 +453,8 @@ pub(crate) fn fixed_and_stuck(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboar
     // them, all the fixpoint below reads of the position.
     let mut at_home = Bitboard::EMPTY;
     for color in Color::ALL {
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        // (Pawns have no home squares here.)
+        for role in Role::ALL {
             at_home |= board.by_piece(Piece { color, role }) & homes(color, role);
         }
     }

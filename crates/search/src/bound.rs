@@ -23,6 +23,15 @@ use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Role, Squa
 /// and four single steps or captures), the promotion being the fifth.
 const PROMOTION_MOVES: u32 = 5;
 
+/// The roles of the pieces, each with its start squares in [`STARTS`].
+const PIECES: [Role; 5] = [
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+
 /// "Unreachable" in a distance map.
 const FAR: u8 = u8::MAX;
 
@@ -212,16 +221,10 @@ pub fn moves_needed(pos: &RetroPosition) -> ByColor<u32> {
     with_maps(walls, |maps| {
         ByColor::new_with(|color| {
             let ours = board.by_color(color);
-            let pieces: u32 = [
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-                Role::King,
-            ]
-            .into_iter()
-            .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
-            .fold(0u32, u32::saturating_add);
+            let pieces: u32 = PIECES
+                .into_iter()
+                .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
+                .fold(0u32, u32::saturating_add);
             let pawns = pawn_moves(color, ours & board.pawns());
             let moves = pieces.saturating_add(pawns);
             let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
@@ -280,13 +283,7 @@ mod tests {
     #[test]
     fn the_maps_of_a_role_are_those_of_its_starts() {
         let maps = maps(Color::White, Bitboard::EMPTY);
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in PIECES {
             let homes: Vec<Square> = STARTS
                 .iter()
                 .filter(|(r, _)| *r == role)
