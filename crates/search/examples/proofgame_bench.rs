@@ -2,8 +2,10 @@
 //! positions/corpora/published-problems.jsonl: how many are found, and how many confirmed unique
 //! (a complete search with one game), by length, with the time per problem.
 //!
-//! `cargo run --release -p retrace-search --example proofgame_bench -- [SECONDS] [MAX_PLIES]`:
-//! SECONDS is the budget per problem (5 by default); MAX_PLIES leaves out longer problems.
+//! `cargo run --release -p retrace-search --example proofgame_bench -- [SECONDS] [MAX_PLIES]
+//! [NODES]`: SECONDS is the budget per problem (5 by default); MAX_PLIES leaves out longer
+//! problems; NODES adds a node budget per problem, which, unlike time, does not depend on the
+//! machine's load (give a large SECONDS with it).
 
 #[path = "../tests/support/published.rs"]
 mod published;
@@ -27,6 +29,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let budget: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(5.0);
     let max_plies: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(u32::MAX);
+    let max_nodes: Option<u64> = args.next().and_then(|a| a.parse().ok());
     let mut tallies: Vec<Tally> = CLASSES.iter().map(|_| Tally::default()).collect();
     let start = Instant::now();
     for problem in published::load()
@@ -39,7 +42,7 @@ fn main() {
             &problem.pos,
             problem.plies,
             Some(2),
-            None,
+            max_nodes,
             Some(Duration::from_secs_f64(budget)),
         );
         let seconds = t.elapsed().as_secs_f64();
@@ -82,8 +85,9 @@ fn main() {
             }
         );
     }
+    let nodes = max_nodes.map_or(String::new(), |n| format!(" and {n} nodes"));
     println!(
-        "\nbudget {budget} s a problem; total {:.1} s",
+        "\nbudget {budget} s{nodes} a problem; total {:.1} s",
         start.elapsed().as_secs_f64()
     );
     println!("plies   problems  found  unique  published-found  impossible  mean s");
