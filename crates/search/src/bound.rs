@@ -280,6 +280,43 @@ mod tests {
         assert!(checked > 100_000);
     }
 
+    /// The published proof games of the corpus are games rich in what bends the count (promoted
+    /// units back home, long king walks, castling): along each, the bound never exceeds the
+    /// moves played.
+    #[test]
+    fn moves_needed_holds_along_the_published_proof_games() {
+        use shakmaty::{san::San, Chess};
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../positions/corpora/published-problems.jsonl"
+        );
+        let text = std::fs::read_to_string(path).expect("the corpus is in positions/corpora");
+        let mut positions = 0;
+        for line in text.lines().filter(|l| l.contains("\"proof_game\"")) {
+            let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            let answer = problem["answer"].as_str().expect("answer");
+            let mut game = Chess::default();
+            let moves = answer
+                .split_whitespace()
+                .map(|w| w.rsplit('.').next().unwrap_or(w))
+                .filter(|w| !w.is_empty());
+            for (ply, word) in moves.enumerate() {
+                let san: San = word.parse().expect("SAN");
+                let m = san.to_move(&game).expect("the published game is legal");
+                game.play_unchecked(m);
+                let ply = ply as u32 + 1;
+                let bound = moves_needed(&retro_position(&game));
+                assert!(
+                    bound.white <= ply.div_ceil(2) && bound.black <= ply / 2,
+                    "{} after {ply} plies: {bound:?}",
+                    problem["id"]
+                );
+                positions += 1;
+            }
+        }
+        assert!(positions > 1_000, "only {positions} positions");
+    }
+
     #[test]
     fn the_maps_of_a_role_are_those_of_its_starts() {
         let maps = maps(Color::White, Bitboard::EMPTY);
