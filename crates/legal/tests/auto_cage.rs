@@ -99,48 +99,102 @@ fn darvall_is_found_and_the_cap_and_budget_hold() {
     let store = CageStore::new();
     let found = find_cage(&p, &AutoLimits::default(), &store);
     assert!(found.found.is_some());
-    // One unit over the cap: not tried at all.
+    // One unit over the cap: the cluster itself is not tried, but its peeled core (without the
+    // knight on b8, which can walk away) is, and is the cage.
     let capped = AutoLimits {
         max_units: 11,
         ..AutoLimits::default()
     };
     let search = find_cage(&p, &capped, &CageStore::new());
+    let core = search.found.expect("the peeled core is a cage").cage.board;
+    assert_eq!(core.occupied().count(), 11);
+    assert!(core.occupied().is_subset(p.board().occupied()));
+    assert!(!core.occupied().contains(Square::B8));
+    // Far below the cap even for cores: nothing is tried.
+    let tiny = AutoLimits {
+        max_units: 6,
+        ..AutoLimits::default()
+    };
+    let search = find_cage(&p, &tiny, &CageStore::new());
     assert_eq!((search.found, search.tried, search.nodes), (None, 0, 0));
-    // A budget below the 18 nodes the proof takes: tried, not trusted.
-    for limits in [
-        AutoLimits {
-            cluster_nodes: 5,
-            ..AutoLimits::default()
-        },
-        AutoLimits {
-            total_nodes: 5,
-            ..AutoLimits::default()
-        },
+    // A budget below the 2 nodes the core's proof takes (and the 18 of the whole cluster's):
+    // tried, not trusted; the total budget holds across candidates.
+    for (limits, tried) in [
+        (
+            AutoLimits {
+                cluster_nodes: 1,
+                ..AutoLimits::default()
+            },
+            2,
+        ),
+        (
+            AutoLimits {
+                total_nodes: 1,
+                ..AutoLimits::default()
+            },
+            1,
+        ),
     ] {
         let search = find_cage(&p, &limits, &CageStore::new());
         assert!(search.found.is_none());
-        assert_eq!(search.tried, 1);
-        assert!(search.nodes <= 5);
+        assert_eq!(search.tried, tried);
+        assert!(search.nodes <= tried as u64);
     }
 }
 
 #[test]
-fn a_cage_inside_a_cluster_over_the_cap_is_missed() {
-    // Hwa's rook cage with the rest of White's first two ranks: one cluster of fourteen units.
+fn a_cage_inside_a_cluster_over_the_cap_is_found_as_its_peeled_core() {
+    // Hwa's rook cage with the rest of White's first two ranks: one cluster of fourteen units, over
+    // the cap. Its core without the knight on b1, which can walk away, is thirteen: within the
+    // larger cap of cores.
     let p = pos("4k3/8/8/8/8/6P1/PPPPPPrP/1NBQ1B1K w - -");
     assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
     let search = find_cage(&p, &AutoLimits::default(), &CageStore::new());
-    assert_eq!((search.found.is_none(), search.tried), (true, 0));
+    let core = search
+        .found
+        .expect("the core is a cage")
+        .cage
+        .board
+        .occupied();
+    assert_eq!(core.count(), 13);
+    assert!(!core.contains(Square::B1));
     assert_eq!(
         analyze_thoroughly(&p, &CageStore::new()).verdict(),
-        Verdict::NoContradiction
+        Verdict::Illegal
     );
-    // The cluster is a cage all the same: a higher cap proves it.
-    let wide = AutoLimits {
-        max_units: 16,
-        ..AutoLimits::default()
-    };
-    assert!(find_cage(&p, &wide, &CageStore::new()).found.is_some());
+    // The near miss: the same crowd without the pawn on g3 (the rook came from g3) is no cage,
+    // whichever part is tried.
+    let open = pos("4k3/8/8/8/8/8/PPPPPPrP/1NBQ1B1K w - -");
+    let search = find_cage(&open, &AutoLimits::default(), &CageStore::new());
+    assert!(search.found.is_none());
+    assert!(search.tried >= 1);
+}
+
+/// The position of the cage issue: Hwa's corner cage with a bishop, among pawns that can walk
+/// away; the peeled core is proven, and the position with the cage opened by moving the bishop
+/// away is not.
+#[test]
+fn the_corner_cage_in_a_crowd_is_found() {
+    let p = pos("8/8/8/4p3/3p4/2P3n1/2PPPkPP/4b1RK w - -");
+    let found = find_cage(&p, &AutoLimits::default(), &CageStore::new())
+        .found
+        .expect("the core is a cage");
+    let units = found.cage.board.occupied();
+    for sq in [
+        Square::E1,
+        Square::G1,
+        Square::H1,
+        Square::F2,
+        Square::G2,
+        Square::H2,
+    ] {
+        assert!(units.contains(sq), "{sq} missing from {units:?}");
+    }
+    assert!(!units.contains(Square::G3) && !units.contains(Square::E5));
+    let near = pos("8/8/8/4p3/3p4/2P3n1/2PPPkPP/6RK w - -");
+    assert!(find_cage(&near, &AutoLimits::default(), &CageStore::new())
+        .found
+        .is_none());
 }
 
 #[test]
@@ -269,4 +323,68 @@ fn no_cage_in_random_games() {
     }
     eprintln!("{positions} positions of {seed} games: {tried} clusters tried, {nodes} nodes");
     assert!(tried >= positions / 4, "only {tried} clusters tried");
+}
+
+/// The legal positions of the corpora in `positions/corpora`: every proof-game position of the
+/// published problems (a game reaches each), Sherlock's legal cases, and every position of the
+/// retractor suite for the side that retracts (each has a published history).
+fn legal_corpus_positions() -> Vec<(String, RetroPosition)> {
+    let dir = format!("{}/../../positions/corpora", env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| -> Vec<serde_json::Value> {
+        let path = format!("{dir}/{name}");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}")))
+            .collect()
+    };
+    let text = |v: &serde_json::Value, key: &str| v[key].as_str().unwrap_or("").to_owned();
+    let side = |s: &str| match s {
+        "w" => Some(shakmaty::Color::White),
+        "b" => Some(shakmaty::Color::Black),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for v in read("published-problems.jsonl") {
+        if text(&v, "stipulation") == "proof_game" {
+            // The side to move did not make the last move: the other side retracts.
+            let retract = side(&text(&v, "side_to_move")).map(|c| c.other());
+            let p = RetroPosition::parse(&text(&v, "board"), retract).expect("proof game board");
+            out.push((text(&v, "id"), p));
+        }
+    }
+    for v in read("sherlock-legality.jsonl") {
+        if text(&v, "expected") == "Legal" {
+            let p = RetroPosition::parse(&text(&v, "fen"), None).expect("Sherlock FEN");
+            out.push((text(&v, "id"), p));
+        }
+    }
+    for v in read("retractor-problems.jsonl") {
+        let sides = match text(&v, "retract").as_str() {
+            "both" => vec!["w", "b"],
+            s => vec![if s.starts_with('w') { "w" } else { "b" }],
+        };
+        for s in sides {
+            let p = RetroPosition::parse(&text(&v, "board"), side(s)).expect("retractor board");
+            out.push((text(&v, "id"), p));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_cage_in_the_legal_corpus_positions() {
+    let positions = legal_corpus_positions();
+    assert!(positions.len() >= 78 + 28 + 173, "{}", positions.len());
+    let mut tried = 0;
+    for (id, p) in &positions {
+        let search = find_cage(p, &AutoLimits::default(), &CageStore::new());
+        assert!(search.found.is_none(), "{id} ({}): {search:?}", p.fen());
+        tried += search.tried;
+    }
+    eprintln!(
+        "{} legal corpus positions, {tried} candidates tried, no cage",
+        positions.len()
+    );
+    assert!(tried >= 100, "{tried}");
 }

@@ -72,6 +72,10 @@ pub enum Command {
         /// Load user cages (each re-verified; an unverifiable one is an error).
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
+        /// Do not try the positions of candidate lines as cages (only the analysis and the
+        /// user's cages prune), to see the candidates a cage kills.
+        #[arg(long)]
+        no_auto_cages: bool,
     },
     /// Find every game of exactly N moves from the initial array that reaches the position.
     Proofgame {
@@ -100,6 +104,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
     },
+    /// Solve a retractor: White retracts N moves (Black in between), then a forward goal.
+    Retractor(crate::retractor::RetractorArgs),
     /// Start the interactive retractor (the default).
     Repl {
         /// Run the commands of FILE instead of reading a terminal.
@@ -148,6 +154,12 @@ pub enum CageCommand {
         /// Units that never moved (each on its square of the initial array).
         #[arg(long, value_name = "SQ,SQ,...")]
         frozen: Option<String>,
+        /// Cages the verification may use as proven (each re-verified on load, once).
+        #[arg(long, value_name = "FILE")]
+        cages: Option<std::path::PathBuf>,
+        /// Nodes the verification may expand before giving up.
+        #[arg(long, value_name = "N", default_value_t = retrace_legal::cage::VerifyOptions::default().max_nodes)]
+        max_nodes: u64,
         /// Print one JSON document.
         #[arg(long)]
         json: bool,

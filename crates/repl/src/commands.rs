@@ -1,7 +1,7 @@
 //! The batch subcommands: each turns one position into one answer, human or JSON.
 
 use std::{
-    io::{self, BufRead, Write},
+    io::{self, Write},
     process::ExitCode,
     sync::{
         atomic::{AtomicBool, Ordering},
@@ -18,6 +18,7 @@ use shakmaty::{Color, Square};
 use crate::{
     cli::{CageCommand, Cli, Command, PositionArgs},
     interactive,
+    lines::{lines, one_line, read_text_file},
     output::{error_json, CliError},
     proof::ProofReport,
     proofgame, script,
@@ -28,7 +29,7 @@ use crate::{
 static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// The interrupt flag, with the Ctrl-C handler installed the first time it is asked for.
-fn interrupt_flag() -> Arc<AtomicBool> {
+pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     Arc::clone(INTERRUPT.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let setter = Arc::clone(&flag);
@@ -67,9 +68,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             zone,
             depth,
             frozen,
+            cages,
+            max_nodes,
             json,
         })) => {
-            let answer = |text: &str| cage_verify(text, zone.as_deref(), depth, frozen.as_deref());
+            let store = load_cages(cages.as_deref())?;
+            let claim = ClaimRequest {
+                zone: zone.as_deref(),
+                depth,
+                frozen: frozen.as_deref(),
+                max_nodes,
+            };
+            let answer = |text: &str| cage_verify(text, &claim, &store);
             if fen != "-" {
                 print_answer(&answer(&fen)?, json)?;
                 return Ok(ExitCode::SUCCESS);
@@ -86,6 +96,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             game_clocks,
             max_nodes,
             cages,
+            no_auto_cages,
         }) => {
             let store = load_cages(cages.as_deref())?;
             let depth = parse_search_depth(&depth)?;
@@ -102,6 +113,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 no_uncapture: parse_no_uncapture(no_uncapture.as_deref())?,
                 exact_fen,
                 game_clocks,
+                auto_cages: !no_auto_cages,
             };
             for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
         }
@@ -126,6 +138,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             };
             proofgame_command(&position, request, pgn.as_deref(), &store)
         }
+        Some(Command::Retractor(args)) => {
+            print_answer(&crate::retractor::answer(&args)?, args.json)?;
+            Ok(if interrupted() {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
         Some(Command::Perft { position, depth }) => {
             let depth = parse_depth(&depth)?;
             for_each_position(&position, |pos| perft(pos, depth))
@@ -138,9 +158,13 @@ fn repl(script_file: Option<&std::path::Path>, strict: bool) -> Result<ExitCode,
     use std::io::IsTerminal;
     match script_file {
         Some(path) => {
-            let file = std::fs::File::open(path).map_err(|e| {
-                CliError::BadInput(format!("cannot open script {}: {e}", path.display()))
-            })?;
+            let cannot = |why: String| {
+                CliError::BadInput(format!("cannot open script {}: {why}", path.display()))
+            };
+            let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(cannot("it is a directory".into()));
+            }
             script::run(io::BufReader::new(file), strict)?;
         }
         None if io::stdin().is_terminal() => interactive::run()?,
@@ -184,26 +208,32 @@ fn for_each_position_text(
     })
 }
 
-/// Answers every line of standard input. A bad line gives an error line and the batch goes on;
-/// the exit status is then 2. An interrupt ends the batch with 130.
+/// Answers every line of standard input. A bad line (blank, not UTF-8, too long, or not a good
+/// input) gives an error line and the batch goes on, so with `--json` output line k answers
+/// input line k; the exit status is then 2. An interrupt ends the batch with 130.
 fn batch(
     json: bool,
     answer: impl Fn(&str) -> Result<Answer, CliError>,
 ) -> Result<ExitCode, CliError> {
     let mut failed = false;
-    for line in io::stdin().lock().lines() {
+    for line in lines(io::stdin().lock()) {
         let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match answer(&line) {
+        let result = match line.text {
+            Ok(text) if text.trim().is_empty() => {
+                Err(CliError::BadInput("the line is empty".into()))
+            }
+            Ok(text) => answer(&text),
+            Err(err) => Err(CliError::BadInput(err.to_string())),
+        };
+        match result {
             Ok(a) => print_answer(&a, json)?,
             Err(err @ CliError::BadInput(_)) => {
                 failed = true;
+                let message = one_line(&err.to_string());
                 if json {
-                    writeln!(io::stdout(), "{}", error_json(&err.to_string()))?;
+                    writeln!(io::stdout(), "{}", error_json(&message))?;
                 }
-                eprintln!("retrace: {}: {err}", line.trim());
+                eprintln!("retrace: line {}: {message}", line.number);
             }
             Err(err) => return Err(err),
         }
@@ -419,6 +449,8 @@ struct SolveRequest {
     no_uncapture: [bool; 2],
     exact_fen: bool,
     game_clocks: bool,
+    /// Whether candidate lines go through the automatic cage attempt.
+    auto_cages: bool,
 }
 
 /// `solve`: every sequence of the last N moves.
@@ -456,7 +488,11 @@ fn solve(
         cancel: Some(interrupt_flag()),
         ..retrace_search::SolveParams::default()
     };
-    let pruner = retrace_search::LegalPruner::with_cages(cages);
+    let pruner = retrace_search::LegalPruner::with_cages(cages).with_cage_finding(
+        request
+            .auto_cages
+            .then_some(retrace_search::SEARCH_CAGE_LIMITS),
+    );
     let found = retrace_search::solve(pos, params, &pruner);
     let lines: Vec<Vec<String>> = found
         .lines
@@ -478,9 +514,11 @@ fn solve(
     for (i, line) in lines.iter().enumerate() {
         text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
     }
+    text.push_str(&crate::output::refutations_text(pos, &found.refuted));
     Ok(Answer {
         json: json!({
             "solutions": lines,
+            "refuted": crate::output::refutations_json(pos, &found.refuted),
             "complete": found.complete,
             "nodes": found.nodes,
             "elapsed_ms": elapsed_ms,
@@ -495,9 +533,7 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     let Some(file) = file else {
         return Ok(CageStore::new());
     };
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        CliError::BadInput(format!("cannot read cage file {}: {e}", file.display()))
-    })?;
+    let text = read_text_file(file, "cage file").map_err(CliError::BadInput)?;
     let (store, errors) = CageStore::load(&text);
     match errors.first() {
         None => Ok(store),
@@ -508,22 +544,29 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     }
 }
 
-/// `cage verify`: is the claim a cage?
-fn cage_verify(
-    fen: &str,
-    zone: Option<&str>,
+/// The options of `cage verify` beyond the board.
+struct ClaimRequest<'a> {
+    zone: Option<&'a str>,
     depth: Option<u32>,
-    frozen: Option<&str>,
-) -> Result<Answer, CliError> {
+    frozen: Option<&'a str>,
+    max_nodes: u64,
+}
+
+/// `cage verify`: is the claim a cage? The cages of `store` count as proven.
+fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
-    let zone = match zone {
+    let zone = match claim.zone {
         None => None,
         Some(list) => Some(parse_squares(Some(list))?.into_iter().collect()),
     };
-    let frozen = parse_squares(frozen)?.into_iter().collect();
-    let cage = Cage::from_parts(board, zone, frozen, depth).map_err(bad)?;
-    let verification = retrace_legal::cage::verify(&cage, &CageStore::new());
+    let frozen = parse_squares(claim.frozen)?.into_iter().collect();
+    let cage = Cage::from_parts(board, zone, frozen, claim.depth).map_err(bad)?;
+    let options = retrace_legal::cage::VerifyOptions {
+        max_nodes: claim.max_nodes,
+        ..retrace_legal::cage::VerifyOptions::default()
+    };
+    let verification = retrace_legal::cage::verify_with(&cage, store, &options);
     let text = if verification.verified {
         format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes)
     } else {

@@ -8,9 +8,11 @@ mod cli;
 mod commands;
 mod help;
 mod interactive;
+mod lines;
 mod output;
 mod proof;
 mod proofgame;
+mod retractor;
 mod script;
 mod session;
 
@@ -21,7 +23,9 @@ use clap::Parser;
 use crate::{cli::Cli, output::CliError};
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
+    // Arguments as the OS gives them: a file name need not be UTF-8, and clap reports a text
+    // argument that is not as bad input rather than `std::env::args` panicking.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let json = args.iter().any(|a| a == "--json");
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,

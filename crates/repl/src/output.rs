@@ -48,10 +48,60 @@ pub fn report(err: &CliError, json: bool) -> ExitCode {
     if matches!(err, CliError::OutputClosed) {
         return err.exit_code();
     }
-    let message = err.to_string();
+    let message = crate::lines::one_line(&err.to_string());
     if json {
         println!("{}", error_json(&message));
     }
     eprintln!("retrace: {message}");
     err.exit_code()
+}
+
+/// The most refuted candidates an answer explains.
+const REFUTATIONS_SHOWN: usize = 10;
+
+/// The candidates of a solve that died in a cage, as a composer would write them: each line up to
+/// the move that reached the caged position, a `?`, and why. Empty when none died.
+#[must_use]
+pub fn refutations_text(
+    pos: &retrace_unmove::RetroPosition,
+    refuted: &[retrace_search::Refutation],
+) -> String {
+    let mut text = String::new();
+    if refuted.is_empty() {
+        return text;
+    }
+    text.push_str("refuted by cages:\n");
+    for r in refuted.iter().take(REFUTATIONS_SHOWN) {
+        let line = retrace_search::line_notation(pos, &r.line).join(" ");
+        text.push_str(&format!("      {line}? after it, {}\n", r.reason.message));
+    }
+    if refuted.len() > REFUTATIONS_SHOWN {
+        text.push_str(&format!(
+            "      ... and {} more\n",
+            refuted.len() - REFUTATIONS_SHOWN
+        ));
+    }
+    text
+}
+
+/// The refuted candidates of a solve as JSON: each line and its reason.
+#[must_use]
+pub fn refutations_json(
+    pos: &retrace_unmove::RetroPosition,
+    refuted: &[retrace_search::Refutation],
+) -> serde_json::Value {
+    refuted
+        .iter()
+        .map(|r| {
+            let squares: Vec<String> = r.reason.squares.iter().map(ToString::to_string).collect();
+            serde_json::json!({
+                "line": retrace_search::line_notation(pos, &r.line),
+                "reason": {
+                    "code": r.reason.code.as_str(),
+                    "message": r.reason.message,
+                    "squares": squares,
+                },
+            })
+        })
+        .collect()
 }

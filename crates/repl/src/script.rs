@@ -7,6 +7,7 @@ use std::{
 
 use crate::{
     board::Style,
+    lines::{lines, one_line},
     output::CliError,
     session::{Hooks, Outcome, Session},
 };
@@ -17,23 +18,27 @@ pub fn run(input: impl BufRead, strict: bool) -> Result<(), CliError> {
     let cancel = Arc::new(AtomicBool::new(false));
     let mut quiet = |_: retrace_search::Progress| {};
     let mut out = io::stdout().lock();
-    for (number, line) in input.lines().enumerate() {
+    for line in lines(input) {
         let line = line?;
-        if line.trim_start().starts_with('#') {
-            continue;
-        }
         let mut hooks = Hooks {
             cancel: Arc::clone(&cancel),
             progress: &mut quiet,
         };
-        match session.execute(&line, &mut hooks) {
+        let result = line.text.map_err(|e| e.to_string()).and_then(|text| {
+            if text.trim_start().starts_with('#') {
+                Ok(Outcome::Show(String::new()))
+            } else {
+                session.execute(&text, &mut hooks)
+            }
+        });
+        match result {
             Ok(Outcome::Quit) => break,
             Ok(Outcome::Show(text)) if text.is_empty() => {}
             Ok(Outcome::Show(text)) => writeln!(out, "{text}")?,
             Err(err) if strict => {
-                return Err(CliError::BadInput(format!("line {}: {err}", number + 1)));
+                return Err(CliError::BadInput(format!("line {}: {err}", line.number)));
             }
-            Err(err) => eprintln!("error: line {}: {err}", number + 1),
+            Err(err) => eprintln!("error: line {}: {}", line.number, one_line(&err)),
         }
     }
     out.flush()?;

@@ -12,7 +12,7 @@ use std::{
 use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
     line_notation, prove, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
-    SolveParams, DEFAULT_EXTRA,
+    SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Board, Color, Piece, Role, Square};
@@ -57,9 +57,13 @@ pub struct Hooks<'a> {
     pub progress: &'a mut dyn FnMut(Progress),
 }
 
-/// The solutions of the last `solve`, found from step `root` of the line.
+/// The solutions of the last `solve`, found from step `root` of the line, whose position was
+/// `pos`. They hold only while that step stands: cutting the line below it (a different
+/// retraction after `undo`, `back`, `mark`, a new set-up) forgets them, and `pos` is checked
+/// again before they are read, so a solution is never replayed from another position.
 struct Found {
     root: usize,
+    pos: RetroPosition,
     lines: Vec<Vec<Retraction>>,
 }
 
@@ -318,7 +322,7 @@ impl Session {
             analyze_with_cages(&pos, &self.cages).reasons
         };
         let illegal = step.illegal || !reasons.is_empty();
-        self.line.truncate(self.current + 1);
+        self.cut_line_after_current();
         self.line.push(Step {
             pos,
             via: Some(r),
@@ -362,6 +366,21 @@ impl Session {
         Ok(text)
     }
 
+    /// Drops the steps after the current one, and the solutions found from a dropped step.
+    fn cut_line_after_current(&mut self) {
+        self.line.truncate(self.current + 1);
+        if self.found.as_ref().is_some_and(|f| f.root > self.current) {
+            self.found = None;
+        }
+    }
+
+    /// The stored solutions, if they still belong to a step of the line.
+    fn found(&self) -> Option<&Found> {
+        self.found
+            .as_ref()
+            .filter(|f| self.line.get(f.root).is_some_and(|s| s.pos == f.pos))
+    }
+
     fn undo(&mut self) -> Result<String, String> {
         if self.current == 0 {
             return Err("nothing to undo: this is the position set up".into());
@@ -380,7 +399,7 @@ impl Session {
 
     fn back(&mut self) -> Result<String, String> {
         self.undo().map(|text| {
-            self.line.truncate(self.current + 1);
+            self.cut_line_after_current();
             format!("took the retraction back\n{text}")
         })
     }
@@ -448,7 +467,9 @@ impl Session {
             progress: Some(&mut *hooks.progress),
             ..SolveParams::default()
         };
-        let found = solve(&pos, params, &LegalPruner::with_cages(&self.cages));
+        let pruner = LegalPruner::with_cages(&self.cages)
+            .with_cage_finding(request.auto_cages.then_some(SEARCH_CAGE_LIMITS));
+        let found = solve(&pos, params, &pruner);
         let count = found.lines.len();
         let mut text = format!(
             "{count} solution{}{} ({} nodes, {:.1} ms)",
@@ -461,11 +482,17 @@ impl Session {
             found.nodes,
             found.elapsed.as_secs_f64() * 1e3
         );
+        let refuted = crate::output::refutations_text(&pos, &found.refuted);
         self.found = Some(Found {
             root: self.current,
+            pos,
             lines: found.lines,
         });
         text.push_str(&self.solution_list());
+        if !refuted.is_empty() {
+            text.push('\n');
+            text.push_str(refuted.trim_end());
+        }
         if count > 0 {
             text.push_str("\n(step K walks into solution K)");
         }
@@ -487,6 +514,7 @@ impl Session {
         if let Proof::History(line) = proof {
             self.found = Some(Found {
                 root: self.current,
+                pos,
                 lines: vec![line],
             });
             text.push_str("\n(step 1 walks into it)");
@@ -538,16 +566,17 @@ impl Session {
         }
         self.found = Some(Found {
             root: self.current,
+            pos,
             lines: found.games,
         });
         Ok(text)
     }
 
     fn solution_list(&self) -> String {
-        let Some(found) = &self.found else {
+        let Some(found) = self.found() else {
             return String::new();
         };
-        let root = &self.line[found.root].pos;
+        let root = &found.pos;
         let mut text = String::new();
         for (i, line) in found.lines.iter().enumerate().take(200) {
             let _ = write!(
@@ -564,8 +593,8 @@ impl Session {
     }
 
     fn solutions(&self) -> Result<String, String> {
-        match &self.found {
-            None => Err("no solve yet".into()),
+        match self.found() {
+            None => Err("no solve yet on this line".into()),
             Some(found) => Ok(format!(
                 "{} solution{}{}",
                 found.lines.len(),
@@ -577,7 +606,7 @@ impl Session {
 
     /// Walks into solution `k`: its retractions become the line after the solve's position.
     fn step_into(&mut self, what: &str) -> Result<String, String> {
-        let found = self.found.as_ref().ok_or("no solve yet")?;
+        let found = self.found().ok_or("no solve yet on this line")?;
         let k: usize = what
             .parse()
             .map_err(|_| "usage: step <solution number>".to_owned())?;
@@ -586,7 +615,8 @@ impl Session {
             .and_then(|i| found.lines.get(i))
             .ok_or_else(|| format!("there is no solution number {k}"))?
             .clone();
-        self.current = found.root;
+        let root = found.root;
+        self.current = root;
         for r in line {
             self.push(r);
         }
@@ -609,7 +639,7 @@ impl Session {
         }
         .map_err(|e| e.to_string())?;
         // Later steps were found without the mark; they no longer follow.
-        self.line.truncate(self.current + 1);
+        self.cut_line_after_current();
         self.line[self.current].pos = pos;
         self.found = None;
         Ok(self.show())
@@ -686,13 +716,14 @@ impl Session {
         }
     }
 
-    /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N]`.
+    /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N] [nodes N]`.
     fn cage_verify(&mut self, args: &str) -> Result<String, String> {
         let board = self.position().board().clone();
         let mut words = args.split_whitespace().peekable();
         let mut selected = board.occupied();
         let mut zone = None;
         let mut depth = None;
+        let mut options = retrace_legal::cage::VerifyOptions::default();
         let mut except = false;
         let mut listed = shakmaty::Bitboard::EMPTY;
         while let Some(word) = words.next() {
@@ -710,6 +741,14 @@ impl Session {
                             .map_err(|_| format!("depth '{n}' is not a number"))?,
                     );
                 }
+                "nodes" => {
+                    let n = words.next().ok_or("nodes needs a number")?;
+                    options.max_nodes = n
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("nodes '{n}' is not a positive number"))?;
+                }
                 squares => listed |= parse_square_list(squares)?,
             }
         }
@@ -725,7 +764,7 @@ impl Session {
         }
         let frozen = self.position().frozen() & selected;
         let cage = Cage::from_parts(cage_board, zone, frozen, depth).map_err(|e| e.to_string())?;
-        match self.cages.insert(cage.clone()) {
+        match self.cages.insert_with(cage.clone(), &options) {
             Ok(v) => Ok(format!(
                 "verified in {} nodes and stored as cage {}: {cage}",
                 v.nodes,
@@ -753,7 +792,7 @@ impl Session {
         if file.is_empty() {
             return Err("usage: cage import <file>".into());
         }
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let text = crate::lines::read_text_file(std::path::Path::new(file), "cage file")?;
         let (_, errors) = CageStore::load(&text);
         let before = self.cages.len();
         let merged = format!("{}\n{text}", self.cages.export());
@@ -843,11 +882,15 @@ struct SolveRequest {
     extra: u32,
     max: Option<usize>,
     no_uncapture: [bool; 2],
+    /// Whether candidate lines go through the automatic cage attempt (`auto-cages off` to see the
+    /// candidates a cage kills).
+    auto_cages: bool,
 }
 
 impl SolveRequest {
     fn parse(args: &str) -> Result<SolveRequest, String> {
-        let usage = "usage: solve N [extra E] [max M] [no-uncapture white|black|both]";
+        let usage =
+            "usage: solve N [extra E] [max M] [no-uncapture white|black|both] [auto-cages on|off]";
         let mut words = args.split_whitespace();
         let depth = parse_depth(words.next().ok_or(usage)?)?;
         let mut request = SolveRequest {
@@ -855,6 +898,7 @@ impl SolveRequest {
             extra: DEFAULT_EXTRA,
             max: None,
             no_uncapture: [false; 2],
+            auto_cages: true,
         };
         while let Some(word) = words.next() {
             let value = words.next().ok_or(usage)?;
@@ -873,6 +917,13 @@ impl SolveRequest {
                         "white" | "w" => [false, true],
                         "black" | "b" => [true, false],
                         "both" => [true, true],
+                        _ => return Err(usage.into()),
+                    }
+                }
+                "auto-cages" => {
+                    request.auto_cages = match value {
+                        "on" => true,
+                        "off" => false,
                         _ => return Err(usage.into()),
                     }
                 }

@@ -146,11 +146,15 @@ fn batch_mode_answers_line_by_line_and_survives_bad_lines() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect();
-    assert_eq!(docs.len(), 3, "blank lines are skipped");
+    assert_eq!(
+        docs.len(),
+        4,
+        "a blank line is an error line too: line k answers line k"
+    );
     assert_eq!(docs[0]["nodes"], 10);
-    assert!(docs[1]["error"].is_string());
+    assert!(docs[1]["error"].is_string() && docs[2]["error"].is_string());
     // The en passant square forces the double step d7-d5: exactly one retraction.
-    assert_eq!(docs[2]["nodes"], 1);
+    assert_eq!(docs[3]["nodes"], 1);
 }
 
 #[test]
@@ -356,10 +360,23 @@ fn cages_file_makes_solve_unique_and_check_explain() {
         args.extend_from_slice(extra);
         json(&retrace(&args, ""))
     };
-    let without = solve(&[]);
+    let without = solve(&["--no-auto-cages"]);
     assert_eq!(without["solutions"].as_array().map(Vec::len), Some(6));
-    let with = solve(&["--cages", good.to_str().expect("path")]);
+    assert_eq!(without["refuted"], serde_json::json!([]));
+    let with = solve(&["--cages", good.to_str().expect("path"), "--no-auto-cages"]);
     assert_eq!(with["solutions"], serde_json::json!([["Ka2-a1"]]));
+    // The automatic cage attempt finds the corner itself, and says why each capture dies.
+    let auto = solve(&[]);
+    assert_eq!(auto["solutions"], serde_json::json!([["Ka2-a1"]]));
+    let refuted = auto["refuted"].as_array().expect("refuted");
+    assert_eq!(refuted.len(), 5, "{refuted:?}");
+    for r in refuted {
+        assert_eq!(r["reason"]["code"], "cage");
+        assert!(
+            r["line"][0].as_str().is_some_and(|m| m.starts_with("a2x")),
+            "{r}"
+        );
+    }
     let after = "8/8/8/8/8/1p6/PPkPP3/KR1b4 w - -";
     let check = json(&retrace(
         &[

@@ -298,9 +298,9 @@ fn cages_verified_in_the_repl_decide_a_last_move_problem() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("corner.cages");
     let script = format!(
-        "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 1\nretract a2xPb3\ncage verify all but b3\n\
-         cage list\nundo\nsolve 1\nretract a2xPb3\nback\ncage export {f}\ncage forget 1\n\
-         cage list\nsolve 1\ncage import {f}\nsolve 1\ncage verify all but b2,b3,c2\n",
+        "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 1 auto-cages off\nretract a2xPb3\ncage verify all but b3\n\
+         cage list\nundo\nsolve 1 auto-cages off\nretract a2xPb3\nback\ncage export {f}\ncage forget 1\n\
+         cage list\nsolve 1 auto-cages off\ncage import {f}\nsolve 1 auto-cages off\ncage verify all but b2,b3,c2\n",
         f = file.display()
     );
     let out = run_script(&[], &script);
@@ -410,5 +410,38 @@ fn proofgame_lists_games_forward_and_step_walks_into_one() {
     assert!(
         text.contains("Qh5xBd1"),
         "the history retracts the game: {text}"
+    );
+}
+
+#[test]
+fn solve_in_the_repl_finds_the_cage_itself_and_says_why_each_capture_dies() {
+    let out = run_script(&[], "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 1\n");
+    let text = stdout(&out);
+    assert!(
+        text.contains("1 solution (") && text.contains("   1. Ka2-a1\n"),
+        "{text}"
+    );
+    assert!(text.contains("refuted by cages:"), "{text}");
+    assert_eq!(
+        text.matches("? after it, the units on").count(),
+        5,
+        "{text}"
+    );
+}
+
+#[test]
+fn cage_verify_in_the_repl_takes_a_node_budget() {
+    let out = run_script(
+        &[],
+        "fen 4k3/8/8/8/8/2N2NP1/4PPrP/7K w - -\ncage verify all but e8 nodes 1\n\
+         cage verify all but e8 nodes x\ncage verify all but e8 nodes 5000\n",
+    );
+    let err = stderr(&out);
+    assert!(err.contains("gave up after 1 nodes"), "{err}");
+    assert!(err.contains("nodes 'x' is not a positive number"), "{err}");
+    let text = stdout(&out);
+    assert!(
+        text.contains("stored as cage 1: 8/8/8/8/8/2N2NP1/4PPrP/7K"),
+        "{text}"
     );
 }

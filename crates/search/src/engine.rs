@@ -5,6 +5,7 @@ use std::{
     time::Instant,
 };
 
+use retrace_legal::Reason;
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
 
@@ -12,8 +13,8 @@ use crate::{
     bound::moves_needed,
     facts::{allows_en_passant, is_initial, is_zeroing, LostRights},
     forward::ForwardLayers,
-    table::Table,
-    Phase, Progress, Pruner, SolveParams,
+    table::{KeyMap, Table},
+    Phase, Progress, Pruner, Refutation, SolveParams,
 };
 
 /// Proof games at least this long meet a forward search from the initial array ...
@@ -24,6 +25,17 @@ const FORWARD_DEPTH: u32 = 5;
 /// How often (in nodes) the search looks at the cancel flag and reports progress: often enough to
 /// stop well within 100 ms, rarely enough to cost nothing.
 const POLL_INTERVAL: u64 = 1 << 10;
+
+/// How many times the search may find a cage on the line that shows a history and look for
+/// another, before it accepts the next line without asking (keeping a line never loses a
+/// solution, so stopping early is sound).
+const CAGE_RETRIES: u32 = 32;
+
+/// The most refuted candidates a search keeps for its explanation.
+const MAX_REFUTATIONS: usize = 64;
+
+/// Cage verdicts kept before the cache is cleared.
+const DEEP_CAPACITY: usize = 1 << 16;
 
 /// What an existence search looks for at the end of its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +60,18 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     dead: Table,
     /// Positions reachable from the initial array in a few plies, for long proof games.
     forward: Option<Arc<ForwardLayers>>,
+    /// The costlier verdicts ([`Pruner::deep_reason`], the cage attempt) asked so far, by position
+    /// key: `Some` when the position was proven illegal.
+    deep: KeyMap<Option<Reason>>,
+    /// Whether `deep` holds any illegal position (else `child` need not look it up).
+    any_deep: bool,
+    /// The positions after each retraction of `line`.
+    path: Vec<RetroPosition>,
+    /// The ply of a position of the solution line just found illegal: the search returns to its
+    /// parent and tries the next retraction there.
+    unwind: Option<u32>,
+    /// Candidate lines that died on a costlier verdict, with the reason.
+    pub refuted: Vec<Refutation>,
 }
 
 impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
@@ -63,6 +87,47 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             history: Table::new(),
             dead: Table::new(),
             forward: None,
+            deep: KeyMap::default(),
+            any_deep: false,
+            path: Vec::new(),
+            unwind: None,
+            refuted: Vec::new(),
+        }
+    }
+
+    /// Whether the search asks the costlier verdicts at all: not for proof games, whose lines end
+    /// in the initial array and so are real games, which no cage can stop.
+    fn asks_deep(&self) -> bool {
+        self.params.facts.plies_since_start.is_none()
+    }
+
+    /// The costlier verdict on `pos` ([`Pruner::deep_reason`]), asked once per position.
+    fn deep_reason(&mut self, pos: &RetroPosition) -> Option<Reason> {
+        let key = pos.zobrist();
+        if let Some(known) = self.deep.get(&key) {
+            return known.clone();
+        }
+        let found = self.pruner.deep_reason(pos);
+        if self.deep.len() >= DEEP_CAPACITY {
+            // Forgetting a verdict only costs asking again; `child` then lets the position pass
+            // until it is asked again on a line, which loses nothing.
+            self.deep.clear();
+            self.any_deep = false;
+        }
+        self.any_deep |= found.is_some();
+        self.deep.insert(key, found.clone());
+        found
+    }
+
+    /// Whether `pos` was already proven illegal by a costlier verdict.
+    fn known_deep(&self, pos: &RetroPosition) -> bool {
+        self.any_deep && self.deep.get(&pos.zobrist()).is_some_and(Option::is_some)
+    }
+
+    /// Keeps a refuted candidate for the explanation.
+    fn refute(&mut self, line: Vec<Retraction>, reason: Reason) {
+        if self.refuted.len() < MAX_REFUTATIONS {
+            self.refuted.push(Refutation { line, reason });
         }
     }
 
@@ -117,6 +182,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return None;
         }
         let child = pos.retract(r);
+        if self.known_deep(&child) {
+            return None;
+        }
         // In a proof game the distance bound is far cheaper than the analysis: ask it first.
         if let Some(total) = self.params.facts.plies_since_start {
             if total < index || !start_in_reach(&child, total - index) {
@@ -221,10 +289,70 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 total >= ply && self.exists(pos, total - ply, ply + 1, lost, Goal::InitialArray)
             }
             None => {
+                if let Some(at) = self.deep_on_line() {
+                    self.unwind = Some(at);
+                    return false;
+                }
                 let extra = self.params.extra;
-                self.has_history(pos, extra, ply + 1)
+                self.has_checked_history(pos, extra, ply + 1)
             }
         }
+    }
+
+    /// The ply of the first position of the current solution line that a costlier verdict proves
+    /// illegal, if any (the refutation is kept for the explanation).
+    fn deep_on_line(&mut self) -> Option<u32> {
+        for i in 0..self.path.len() {
+            let pos = self.path[i].clone();
+            if let Some(reason) = self.deep_reason(&pos) {
+                self.refute(self.line[..=i].to_vec(), reason);
+                return u32::try_from(i + 1).ok();
+            }
+        }
+        None
+    }
+
+    /// Whether `pos` has a history `plies` deep (first retraction number `index`) on which no
+    /// position falls to a costlier verdict. Lazy: the cheap search finds a line, then only the
+    /// positions of that line are asked; a position proven illegal closes every line through it,
+    /// and the search looks again.
+    pub fn has_checked_history(&mut self, pos: &RetroPosition, plies: u32, index: u32) -> bool {
+        if !self.asks_deep() {
+            return self.has_history(pos, plies, index);
+        }
+        let mut last = None;
+        for _ in 0..CAGE_RETRIES {
+            if !self.has_history(pos, plies, index) {
+                if let Some((line, reason)) = last {
+                    let mut whole = self.line.clone();
+                    whole.extend(line);
+                    self.refute(whole, reason);
+                }
+                return false;
+            }
+            if self.stopped {
+                return true;
+            }
+            let line = self.witness(pos, plies, index);
+            let mut at = pos.clone();
+            let mut caged = None;
+            for (i, &r) in line.iter().enumerate() {
+                at.retract_in_place(r);
+                if let Some(reason) = self.deep_reason(&at) {
+                    caged = Some((line[..=i].to_vec(), reason));
+                    break;
+                }
+            }
+            match caged {
+                None => return true,
+                Some(found) => {
+                    // Lines found through the caged position are no longer histories.
+                    self.history.forget_found();
+                    last = Some(found);
+                }
+            }
+        }
+        true
     }
 
     /// Collects the solutions below `pos`, reached after `ply` retractions. Returns whether any
@@ -268,8 +396,17 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 continue;
             };
             self.line.push(r);
+            self.path.push(child.clone());
             found |= self.collect(&child, ply + 1, lost.after(pos, r));
             self.line.pop();
+            self.path.pop();
+            if let Some(at) = self.unwind {
+                if at != ply + 1 {
+                    // This position, or one before it, is illegal: nothing below it is a solution.
+                    return found;
+                }
+                self.unwind = None;
+            }
             if self.stopped {
                 return found;
             }
@@ -280,12 +417,14 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         found
     }
 
-    /// A line `plies` deep below `pos`, which must have one.
-    pub fn witness(&mut self, pos: &RetroPosition, plies: u32) -> Vec<Retraction> {
+    /// A line `plies` deep below `pos`, which must have one, its first retraction being number
+    /// `first`.
+    pub fn witness(&mut self, pos: &RetroPosition, plies: u32, first: u32) -> Vec<Retraction> {
         let mut line = Vec::new();
         let mut pos = pos.clone();
-        for left in (0..plies).rev() {
-            let index = plies - left + 1;
+        for step in 0..plies {
+            let left = plies - step - 1;
+            let index = first + step;
             let next = pos.retractions().into_iter().find_map(|r| {
                 let child = self.child(&pos, r, index)?;
                 self.has_history(&child, left, index + 1)

@@ -12,14 +12,15 @@ mod facts;
 mod forward;
 mod pgn;
 mod proofgame;
+pub mod retractor;
 mod table;
 
 use std::{
-    sync::{atomic::AtomicBool, Arc},
+    sync::{atomic::AtomicBool, Arc, LazyLock},
     time::Duration,
 };
 
-use retrace_legal::CageStore;
+use retrace_legal::{cage::AutoLimits, find_cage, CageStore, Reason};
 use retrace_unmove::{Retraction, RetroPosition};
 
 use engine::{with_policy, Search};
@@ -27,13 +28,25 @@ pub use facts::GameFacts;
 use facts::LostRights;
 pub use pgn::{game_score, to_pgn, to_pgn_tagged, PgnError};
 pub use proofgame::{proof_games, side_to_move_after, ProofGameParams, ProofGames};
+pub use retractor::{
+    solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,
+};
 
 /// Decides that a position cannot occur in a game, so no line may pass through it.
 ///
 /// Implementations must be sound: a position that some legal game reaches is never rejected,
 /// or the search loses histories.
 pub trait Pruner {
+    /// Whether `pos` is proven illegal; asked at every node, so it must be cheap.
     fn is_illegal(&self, pos: &RetroPosition) -> bool;
+
+    /// A costlier proof that `pos` is illegal (the automatic cage attempt), with its reason. The
+    /// search asks it only of positions on a line it is about to accept: the positions of a
+    /// candidate solution and those of the line that shows its extra plies. Just as sound as
+    /// [`Pruner::is_illegal`]; by default it proves nothing.
+    fn deep_reason(&self, _pos: &RetroPosition) -> Option<Reason> {
+        None
+    }
 }
 
 /// Prunes nothing: the search then relies on retractions alone.
@@ -46,36 +59,75 @@ impl Pruner for NoPruning {
     }
 }
 
-/// Prunes with the static legality analysis of `retrace-legal`, and with verified user cages.
-#[derive(Clone, Copy, Debug, Default)]
+/// Limits of the cage attempt on the positions of candidate lines: a tenth of the budget a user's
+/// `check` spends, since a search asks it of many positions; the cages of published problems
+/// verify in a few hundred nodes at most.
+pub const SEARCH_CAGE_LIMITS: AutoLimits = AutoLimits {
+    max_units: 12,
+    cluster_nodes: 2_500,
+    total_nodes: 5_000,
+};
+
+/// The store of a pruner given none: empty, but it keeps what the cage attempts learn for the
+/// whole process.
+static NO_CAGES: LazyLock<CageStore> = LazyLock::new(CageStore::new);
+
+/// Prunes with the static legality analysis of `retrace-legal` and the verified cages of a store,
+/// and tries the positions of candidate lines as cages ([`find_cage`]) as its costlier verdict.
+#[derive(Clone, Copy, Debug)]
 pub struct LegalPruner<'c> {
-    cages: Option<&'c CageStore>,
+    cages: &'c CageStore,
+    /// Limits of the cage attempt; `None` turns it off.
+    finding: Option<AutoLimits>,
+}
+
+impl Default for LegalPruner<'static> {
+    fn default() -> Self {
+        LegalPruner::new()
+    }
 }
 
 impl<'c> LegalPruner<'c> {
-    /// The analysis alone.
+    /// The analysis, and the cage attempt with [`SEARCH_CAGE_LIMITS`].
     #[must_use]
     pub fn new() -> LegalPruner<'static> {
-        LegalPruner { cages: None }
+        LegalPruner::with_cages(&NO_CAGES)
     }
 
-    /// The analysis, and the cages of `store` (every one verified when it was stored).
+    /// The analysis, the cages of `store` (every one verified when it was stored), and the cage
+    /// attempt, which closes its branches on those cages too and leaves what it proves in `store`.
     #[must_use]
     pub fn with_cages(store: &'c CageStore) -> LegalPruner<'c> {
         LegalPruner {
-            cages: Some(store).filter(|s| !s.is_empty()),
+            cages: store,
+            finding: Some(SEARCH_CAGE_LIMITS),
+        }
+    }
+
+    /// The same pruner with other limits for the cage attempt, or none (`None`).
+    #[must_use]
+    pub fn with_cage_finding(self, limits: Option<AutoLimits>) -> LegalPruner<'c> {
+        LegalPruner {
+            finding: limits,
+            ..self
         }
     }
 }
 
 impl Pruner for LegalPruner<'_> {
     fn is_illegal(&self, pos: &RetroPosition) -> bool {
-        match self.cages {
-            None => !retrace_legal::analyze(pos).reasons.is_empty(),
-            Some(store) => !retrace_legal::analyze_with_cages(pos, store)
+        if self.cages.is_empty() {
+            !retrace_legal::analyze(pos).reasons.is_empty()
+        } else {
+            !retrace_legal::analyze_with_cages(pos, self.cages)
                 .reasons
-                .is_empty(),
+                .is_empty()
         }
+    }
+
+    fn deep_reason(&self, pos: &RetroPosition) -> Option<Reason> {
+        let limits = self.finding.as_ref()?;
+        find_cage(pos, limits, self.cages).found.map(|f| f.reason())
     }
 }
 
@@ -145,11 +197,22 @@ impl Default for SolveParams<'_> {
 /// The extra depth a solution must survive unless told otherwise.
 pub const DEFAULT_EXTRA: u32 = 3;
 
+/// A candidate line that died on a costlier verdict (a cage): the retractions from the position up
+/// to and including the one that reached the illegal position, and why it is illegal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refutation {
+    pub line: Vec<Retraction>,
+    pub reason: Reason,
+}
+
 /// What [`solve`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solutions {
     /// Each solution lists N retractions, last move first, in the order of the generator.
     pub lines: Vec<Vec<Retraction>>,
+    /// Candidates that died in a cage (the first few): a line that reached a caged position, or
+    /// whose every history of the extra plies did.
+    pub refuted: Vec<Refutation>,
     /// False when `max_solutions`, `max_nodes` or cancellation cut the search short.
     pub complete: bool,
     pub nodes: u64,
@@ -171,6 +234,7 @@ pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P
     }
     Solutions {
         lines: search.lines,
+        refuted: search.refuted,
         complete: !search.stopped,
         nodes: search.nodes,
         elapsed: search.start.elapsed(),
@@ -218,18 +282,18 @@ pub fn prove<P: Pruner>(
     let mut tries = Vec::new();
     for r in pos.retractions() {
         let child = pos.retract(r);
-        if pruner.is_illegal(&child) {
+        if pruner.is_illegal(&child) || pruner.deep_reason(&child).is_some() {
             tries.push((r, 0));
             continue;
         }
         // The longest survival of this move, found by deepening until the line dies.
         let mut survived = 1;
-        while survived < max_depth && search.has_history(&child, survived, 2) {
+        while survived < max_depth && search.has_checked_history(&child, survived, 2) {
             survived += 1;
         }
-        if survived == max_depth && search.has_history(&child, max_depth - 1, 2) {
+        if survived == max_depth && search.has_checked_history(&child, max_depth - 1, 2) {
             let mut line = vec![r];
-            line.extend(search.witness(&child, max_depth - 1));
+            line.extend(search.witness(&child, max_depth - 1, 2));
             return Proof::History(line);
         }
         tries.push((r, survived));

@@ -7,7 +7,7 @@ use std::{
 
 /// Zobrist keys are already uniformly random: hashing them again is wasted work.
 #[derive(Default)]
-struct PassThrough(u64);
+pub(crate) struct PassThrough(u64);
 
 impl Hasher for PassThrough {
     fn finish(&self) -> u64 {
@@ -25,11 +25,15 @@ impl Hasher for PassThrough {
     }
 }
 
+/// A map keyed by Zobrist keys, which need no further hashing.
+pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
+
 /// Entries beyond which the table is cleared rather than allowed to eat the machine's memory.
 const CAPACITY: usize = 1 << 22;
 
-pub(crate) struct Table {
-    map: HashMap<u64, bool, BuildHasherDefault<PassThrough>>,
+/// Maps a key and a remaining depth to a value (by default whether something exists).
+pub(crate) struct Table<V = bool> {
+    map: KeyMap<V>,
 }
 
 /// Mixes the remaining depth into the key (odd multiplier: distinct depths give distinct keys).
@@ -38,21 +42,29 @@ fn slot(key: u64, depth: u32) -> u64 {
     key ^ u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-impl Table {
-    pub(crate) fn new() -> Table {
+impl<V: Copy> Table<V> {
+    pub(crate) fn new() -> Table<V> {
         Table {
             map: HashMap::default(),
         }
     }
 
-    pub(crate) fn get(&self, key: u64, depth: u32) -> Option<bool> {
+    pub(crate) fn get(&self, key: u64, depth: u32) -> Option<V> {
         self.map.get(&slot(key, depth)).copied()
     }
 
-    pub(crate) fn insert(&mut self, key: u64, depth: u32, value: bool) {
+    pub(crate) fn insert(&mut self, key: u64, depth: u32, value: V) {
         if self.map.len() >= CAPACITY {
             self.map.clear();
         }
         self.map.insert(slot(key, depth), value);
+    }
+}
+
+impl Table<bool> {
+    /// Forgets every positive entry (a line found), keeping the negative ones: for when a position
+    /// that lines may pass through is found illegal, which can only remove lines.
+    pub(crate) fn forget_found(&mut self) {
+        self.map.retain(|_, found| !*found);
     }
 }

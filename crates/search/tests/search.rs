@@ -321,3 +321,31 @@ fn prove_finds_a_history_or_shows_every_line_dies() {
         other => panic!("expected no history, got {other:?}"),
     }
 }
+
+/// The positions of the cage issue: after h2xXg3 the corner (e1, g1, h1 with the pawns of the
+/// second rank and the black king on f2) is a cage, alone or inside a crowd of pawns that can walk
+/// away, so every capture dies and Kh2-h1 is the last move; the cage attempt off, the captures
+/// stay.
+#[test]
+fn candidates_that_reach_a_cage_die_with_the_cage_as_their_reason() {
+    let lone = pos("8/8/8/8/8/6P1/3PPkP1/4b1RK b - -");
+    let found = solve(&lone, SolveParams::default(), &LegalPruner::new());
+    assert_eq!(notation_lines(&lone, &found.lines), vec!["Kh2-h1"]);
+    assert!(found.complete);
+    assert_eq!(found.refuted.len(), 5, "{:?}", found.refuted);
+    for r in &found.refuted {
+        assert_eq!(r.reason.code, retrace_legal::ReasonCode::Cage);
+        assert_eq!(r.line.len(), 1);
+        assert!(r.line[0].uncaptured().is_some());
+    }
+    let off = LegalPruner::new().with_cage_finding(None);
+    let found = solve(&lone, SolveParams::default(), &off);
+    assert_eq!(found.lines.len(), 6);
+    assert!(found.refuted.is_empty());
+
+    let crowd = pos("8/8/8/4p3/3p4/2P3P1/2PPPkP1/4b1RK b - -");
+    let found = solve(&crowd, SolveParams::default(), &LegalPruner::new());
+    let lines = notation_lines(&crowd, &found.lines);
+    assert!(lines.contains(&"Kh2-h1".to_owned()), "{lines:?}");
+    assert!(lines.iter().all(|l| !l.starts_with("h2x")), "{lines:?}");
+}

@@ -26,13 +26,14 @@
 //! command line, the REPL), never for the search's pruner, which analyses every node.
 
 use retrace_unmove::RetroPosition;
-use shakmaty::{attacks, Bitboard, Board, ByColor, Color};
+use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Rank, Role, Square};
 
 use super::format::{default_zone, Cage, DEFAULT_DEPTH, INITIAL};
 use super::search::{verify_with, VerifyOptions};
 use super::store::CageStore;
 use crate::{
     checks::color_name,
+    statics::bounded_flood,
     types::{squares_text, Reason, ReasonCode},
     Analysis,
 };
@@ -61,6 +62,10 @@ impl Default for AutoLimits {
         }
     }
 }
+
+/// How many more units a peeled core may have than a cluster (see [`cores`]): a core is what is
+/// left of a larger crowd, so it may be larger than the clusters worth trying whole.
+const CORE_EXTRA_UNITS: usize = 4;
 
 /// A cluster of a position proven to be a cage by [`find_cage`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,6 +148,92 @@ pub fn clusters(board: &Board) -> Vec<Bitboard> {
     out
 }
 
+/// The squares a unit of `piece` on `from` could retract to, over any number of its own
+/// retractions, if every other unit of `board` stood still: a pawn goes back down its file or
+/// diagonally (an uncapture) until its second rank, a king never onto a square an enemy unit of
+/// `board` attacks, other units along their lines. A heuristic for [`cores`], not a proof.
+fn retreat(board: &Board, from: Square) -> Bitboard {
+    let Some(piece) = board.piece_at(from) else {
+        return Bitboard::EMPTY;
+    };
+    let mut without = board.clone();
+    without.discard_piece_at(from);
+    let occupied = without.occupied();
+    // Before its move the unit's side was to move: it gave no check from there, and a king stood
+    // in no check.
+    let enemy_king = (board.kings() & board.by_color(piece.color.other())).first();
+    let open: Bitboard = (!occupied)
+        .into_iter()
+        .filter(|&sq| {
+            let checks = enemy_king
+                .is_some_and(|k| attacks::attacks(sq, piece, occupied.with(sq)).contains(k));
+            let attacked = piece.role == Role::King
+                && without.attacks_to(sq, piece.color.other(), occupied).any();
+            !checks && !attacked
+        })
+        .collect();
+    match piece.role {
+        Role::Pawn => {
+            let back = |b: Bitboard| match piece.color {
+                Color::White => b.shift(-8),
+                Color::Black => b.shift(8),
+            };
+            let above_home = !Bitboard::from_rank(piece.color.relative_rank(Rank::First));
+            let mut seen = Bitboard::from_square(from);
+            let mut frontier = seen;
+            while frontier.any() {
+                let straight = back(frontier);
+                let b = u64::from(straight);
+                let sideways = Bitboard(
+                    (b & !u64::from(Bitboard::from_file(File::H))) << 1
+                        | (b & !u64::from(Bitboard::from_file(File::A))) >> 1,
+                );
+                let next = (straight | sideways) & open & above_home & !seen;
+                seen |= next;
+                frontier = next;
+            }
+            seen
+        }
+        role => bounded_flood(role, Bitboard::from_square(from), open, 64).unwrap_or(open),
+    }
+}
+
+/// The peeled cores of `cluster` of `board`: the units that stay once every unit that could
+/// retract out of the cluster's zone on its own (see [`retreat`]) is taken away, again and again
+/// as the zone shrinks, split into clusters again. A cage hidden in a crowd is usually such a
+/// core: units that can walk away are not what holds it, and the verification of the smaller claim
+/// is far cheaper (a smaller set caged proves every larger one caged). Empty when nothing peels.
+fn cores(board: &Board, cluster: Bitboard) -> Vec<Bitboard> {
+    let mut units = cluster;
+    loop {
+        let mut claim = Board::empty();
+        for sq in units {
+            if let Some(piece) = board.piece_at(sq) {
+                claim.set_piece_at(sq, piece);
+            }
+        }
+        let zone = default_zone(&claim);
+        let leaving: Bitboard = units
+            .into_iter()
+            .filter(|&sq| (retreat(&claim, sq) & !zone).any())
+            .collect();
+        if leaving.is_empty() {
+            break;
+        }
+        units &= !leaving;
+    }
+    if units == cluster {
+        return Vec::new();
+    }
+    let mut rest = Board::empty();
+    for sq in units {
+        if let Some(piece) = board.piece_at(sq) {
+            rest.set_piece_at(sq, piece);
+        }
+    }
+    clusters(&rest)
+}
+
 /// The claim for `cluster` of `pos`: its units, their frozen marks, and capture bounds from the
 /// units each side is missing. `None` if the claim is malformed (a verifier would refuse it).
 fn claim(pos: &RetroPosition, cluster: Bitboard) -> Option<Cage> {
@@ -189,34 +280,60 @@ pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) ->
     for cluster in clusters(pos.board()) {
         let units = cluster.count();
         // A lone unit always gets away (it steps out of its zone, or a pawn steps home).
-        if units < 2 || units > limits.max_units {
+        if units < 2 {
             continue;
         }
-        let budget = limits
-            .cluster_nodes
-            .min(limits.total_nodes.saturating_sub(search.nodes));
-        if budget == 0 {
-            break;
-        }
-        let Some(cage) = claim(pos, cluster) else {
-            continue;
-        };
-        let options = VerifyOptions {
-            max_nodes: budget,
-            hwa_only: false,
-        };
-        let v = verify_with(&cage, store, &options);
-        search.tried += 1;
-        search.nodes += v.nodes;
-        if v.verified {
-            search.found = Some(FoundCage {
-                cage,
-                nodes: v.nodes,
-            });
-            break;
+        // The peeled cores first: smaller, and far cheaper to verify when one is the cage.
+        let cores = cores(pos.board(), cluster)
+            .into_iter()
+            .filter(|c| c.count() >= 2 && c.count() <= limits.max_units + CORE_EXTRA_UNITS);
+        let whole = (units <= limits.max_units).then_some(cluster);
+        for candidate in cores.chain(whole) {
+            let budget = limits
+                .cluster_nodes
+                .min(limits.total_nodes.saturating_sub(search.nodes));
+            if budget == 0 {
+                return search;
+            }
+            let Some(cage) = claim(pos, candidate) else {
+                continue;
+            };
+            let options = VerifyOptions {
+                max_nodes: budget,
+                hwa_only: false,
+            };
+            let v = verify_with(&cage, store, &options);
+            search.tried += 1;
+            search.nodes += v.nodes;
+            if v.verified {
+                debug_assert_no_escape(&cage);
+                search.found = Some(FoundCage {
+                    cage,
+                    nodes: v.nodes,
+                });
+                return search;
+            }
         }
     }
     search
+}
+
+/// In debug builds, verifies a cage the finder proved (with what the store had learnt) again from
+/// scratch, and panics if that finds a line that escapes: a proof with learnt facts that a fresh
+/// search refutes would mean the learning is unsound. Running out of nodes proves nothing either way.
+fn debug_assert_no_escape(cage: &Cage) {
+    if cfg!(debug_assertions) {
+        let fresh = verify_with(cage, &CageStore::new(), &VerifyOptions::default());
+        assert!(
+            fresh.verified
+                || matches!(
+                    fresh.failure,
+                    Some(super::Failure::NodeLimit(_) | super::Failure::DepthLimit(_))
+                ),
+            "a cage proven with learnt facts escapes from scratch: {cage} ({:?})",
+            fresh.failure
+        );
+    }
 }
 
 /// The analysis for checking one position: [`crate::analyze_with_cages`] and, when that finds no

@@ -58,7 +58,9 @@
 //!   units). This forbids pawn captures in the zone when the missing-unit count rules them out.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt;
 
 use shakmaty::{
@@ -344,7 +346,7 @@ impl Generator {
         Generator {
             zone,
             hwa_only,
-            pawns: HashMap::new(),
+            pawns: HashMap::default(),
             exit,
         }
     }
@@ -842,6 +844,13 @@ fn line(info: &[(usize, Option<Step>, u32)], mut i: usize) -> Vec<Step> {
     steps
 }
 
+/// How deep reductions nest (see [`Search::reduction`]): a reduced node's own search may reduce
+/// once more.
+const MAX_NESTING: u8 = 2;
+
+/// The least budget worth giving the search of a reduced node.
+const MIN_REDUCED_BUDGET: u64 = 32;
+
 /// One verification in progress.
 pub(crate) struct Search<'s> {
     pub(crate) gen: Generator,
@@ -853,6 +862,10 @@ pub(crate) struct Search<'s> {
     pub(crate) tt: HashMap<Node, Vec<ByColor<u8>>>,
     /// On failure, the line to the failing node.
     pub(crate) path: Vec<Step>,
+    /// How many reductions this search is nested in (0: the claim's own search).
+    nesting: u8,
+    /// Reduced nodes whose own search failed: not tried again.
+    unproven: HashSet<Node>,
 }
 
 impl<'s> Search<'s> {
@@ -863,9 +876,88 @@ impl<'s> Search<'s> {
             depth: cage.depth,
             max_nodes: options.max_nodes,
             nodes: 0,
-            tt: HashMap::new(),
+            tt: HashMap::default(),
             path: Vec::new(),
+            nesting: 0,
+            unproven: HashSet::default(),
         }
+    }
+
+    /// The node `state` without every unit that one of its `children` retracts out of the zone,
+    /// when there is such a unit and at least two units stay.
+    ///
+    /// A proof for the reduced node proves `state`: the reduced node keeps a subset of the units
+    /// (with their frozen marks, the pending unit if it stays, and the same allowances), so every
+    /// realization of `state` realizes it. Units that can walk away are seldom what holds a cage,
+    /// and every combination of where they stand multiplies the nodes of a search, so the
+    /// smaller search often closes where the full one would run out of nodes.
+    fn reduction(&mut self, state: &State, children: &[(Step, State)]) -> Option<State> {
+        if self.nesting >= MAX_NESTING || self.gen.hwa_only {
+            return None;
+        }
+        let leavers: Bitboard = children
+            .iter()
+            .filter(|(step, _)| step.leaves && !matches!(step.kind, Kind::Castle(_)))
+            .map(|(step, _)| step.to)
+            .collect();
+        if leavers.is_empty() {
+            return None;
+        }
+        let mut board = state.node.board.clone();
+        for sq in leavers {
+            board.discard_piece_at(sq);
+        }
+        if board.occupied().count() < 2 {
+            return None;
+        }
+        Some(State {
+            node: Node {
+                board,
+                frozen: state.node.frozen & !leavers,
+                pending: state.node.pending.filter(|p| !leavers.contains(*p)),
+            },
+            rem: state.rem,
+        })
+    }
+
+    /// Whether the reduced node (see [`Search::reduction`]) is proven to have no realization, by
+    /// what is known or by a search of its own within a quarter of the nodes left.
+    fn prove_reduced(&mut self, mut reduced: State) -> bool {
+        // A reduced node that breaks a node rule has no realization, and so neither has the node.
+        if !self.gen.finish(&mut reduced) || self.closed(&reduced) {
+            return true;
+        }
+        if self.unproven.contains(&reduced.node) {
+            return false;
+        }
+        let budget = self.max_nodes.saturating_sub(self.nodes) / 4;
+        if budget < MIN_REDUCED_BUDGET || Self::escaped(&reduced).is_some() {
+            self.unproven.insert(reduced.node);
+            return false;
+        }
+        let mut sub = Search {
+            gen: Generator::new(self.gen.zone, false),
+            store: self.store,
+            depth: self.depth,
+            max_nodes: budget,
+            nodes: 0,
+            tt: HashMap::default(),
+            path: Vec::new(),
+            nesting: self.nesting + 1,
+            unproven: HashSet::default(),
+        };
+        let proven = sub.explore(reduced.clone(), false).is_ok();
+        self.nodes += sub.nodes;
+        if proven {
+            // Every node the successful search expanded has no realization: it closes branches
+            // here as an expanded node would.
+            for (node, rems) in sub.tt {
+                self.tt.entry(node).or_default().extend(rems);
+            }
+        } else {
+            self.unproven.insert(reduced.node);
+        }
+        proven
     }
 
     fn reset(&mut self) {
@@ -938,6 +1030,12 @@ impl<'s> Search<'s> {
             }
             self.nodes += 1;
             self.gen.children(&state, &mut children);
+            if let Some(reduced) = self.reduction(&state, &children) {
+                if self.prove_reduced(reduced) {
+                    children.clear();
+                    continue;
+                }
+            }
             for (step, child) in children.drain(..) {
                 if let Some(f) = Self::escaped(&child) {
                     self.path = line(&info, i);

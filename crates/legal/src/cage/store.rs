@@ -1,6 +1,8 @@
 //! The cage store: verified cages only, their file format, and their use by the analysis.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::sync::{Mutex, MutexGuard};
 
@@ -8,7 +10,7 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Board, ByColor, Color, Role};
 
 use super::format::{Cage, CageError};
-use super::search::{covers, verify, Node, State, Verification, VerifyOptions};
+use super::search::{covers, verify_with, Node, State, Verification, VerifyOptions};
 use crate::{
     checks::color_name,
     types::{squares_text, Reason, ReasonCode},
@@ -21,12 +23,34 @@ const PROVEN_LIMIT: usize = 200_000;
 /// Verification results kept (a cage line and options each).
 const RESULT_LIMIT: usize = 10_000;
 
+/// Claims proven in this process, kept so that no store verifies a cage twice.
+const PROVEN_CLAIMS_LIMIT: usize = 10_000;
+
+/// The cage lines proven in this process by any store (a proof holds whatever store made it:
+/// other cages and learnt nodes only ever help a proof, never make one).
+static PROVEN_CLAIMS: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+
+/// Whether `line` was proven earlier in this process.
+fn proven_before(line: &str) -> bool {
+    let claims = PROVEN_CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
+    claims.as_ref().is_some_and(|set| set.contains(line))
+}
+
+/// Remembers that `line` is proven.
+fn remember_claim(line: String) {
+    let mut claims = PROVEN_CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
+    let set = claims.get_or_insert_with(HashSet::new);
+    if set.len() < PROVEN_CLAIMS_LIMIT {
+        set.insert(line);
+    }
+}
+
 /// What verifications through a store learnt: results, and nodes proven to have no realization.
 #[derive(Default)]
 struct Cache {
     /// Result, and the store's (cages, proven nodes) counts when it was computed: a negative result
     /// is reused only while neither has grown.
-    results: HashMap<(String, VerifyOptions), (Verification, usize, usize)>,
+    results: std::collections::HashMap<(String, VerifyOptions), (Verification, usize, usize)>,
     proven: HashMap<Node, Vec<ByColor<u8>>>,
     proven_count: usize,
 }
@@ -114,10 +138,33 @@ impl CageStore {
     }
 
     /// Verifies `cage` with the cages already stored and keeps it if it is proven (a cage already
-    /// in the store is not added twice). Refuses a malformed or unproven claim.
+    /// in the store is not added twice). Refuses a malformed or unproven claim. A claim proven
+    /// earlier in this process (by any store) is not verified again: its verification says 0 nodes.
     pub fn insert(&mut self, cage: Cage) -> Result<Verification, CageError> {
+        self.insert_with(cage, &VerifyOptions::default())
+    }
+
+    /// [`CageStore::insert`] with the verification's options (its node budget).
+    pub fn insert_with(
+        &mut self,
+        cage: Cage,
+        options: &VerifyOptions,
+    ) -> Result<Verification, CageError> {
         cage.validate()?;
-        let v = verify(&cage, self);
+        let line = cage.to_string();
+        let v = if proven_before(&line) {
+            Verification {
+                verified: true,
+                escape: Vec::new(),
+                nodes: 0,
+                failure: None,
+            }
+        } else {
+            verify_with(&cage, self, options)
+        };
+        if v.verified {
+            remember_claim(line);
+        }
         if !v.verified {
             return Err(CageError::NotVerified {
                 failure: v

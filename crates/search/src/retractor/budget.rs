@@ -1,0 +1,69 @@
+//! Node counting, the node budget, cancellation and progress, shared by the retraction and the
+//! forward phases of a retractor search.
+
+use std::{
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc,
+    },
+    time::Instant,
+};
+
+use crate::{Phase, Progress};
+
+/// How often (in nodes) the cancel flag is read and progress reported, as in `solve`.
+const POLL_INTERVAL: u64 = 1 << 10;
+
+pub(crate) struct Budget<'a> {
+    pub nodes: u64,
+    pub stopped: bool,
+    pub start: Instant,
+    max_nodes: Option<u64>,
+    cancel: Option<Arc<AtomicBool>>,
+    progress: Option<&'a mut dyn FnMut(Progress)>,
+}
+
+impl<'a> Budget<'a> {
+    pub(crate) fn new(
+        max_nodes: Option<u64>,
+        cancel: Option<Arc<AtomicBool>>,
+        progress: Option<&'a mut dyn FnMut(Progress)>,
+    ) -> Budget<'a> {
+        Budget {
+            nodes: 0,
+            stopped: false,
+            start: Instant::now(),
+            max_nodes,
+            cancel,
+            progress,
+        }
+    }
+
+    /// Counts a node; returns false once the search must stop (budget spent or cancelled).
+    pub(crate) fn visit(&mut self, ply: u32) -> bool {
+        self.nodes += 1;
+        if self.max_nodes.is_some_and(|max| self.nodes > max) {
+            self.stopped = true;
+        }
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                self.stopped = true;
+            }
+            let report = Progress {
+                nodes: self.nodes,
+                solutions: 0,
+                ply,
+                elapsed: self.start.elapsed(),
+                phase: Phase::Retracting,
+            };
+            if let Some(progress) = self.progress.as_mut() {
+                progress(report);
+            }
+        }
+        !self.stopped
+    }
+}
