@@ -170,6 +170,39 @@ fn assignment_table_by(
     Some(dp)
 }
 
+/// The fewest moves the pawns `pawns` of `color` made, or `None` if no assignment to start files
+/// exists. A pawn that advanced `w` ranks and changed `d` files made `d` captures and `w - d`
+/// pushes, one of which may be the double step: `w - 1` moves when `w - d >= 2`, else `w`. That
+/// cost grows with `d`, so when no two pawns share a file each starting on its own file is best;
+/// otherwise the assignment decides.
+#[must_use]
+pub fn pawn_moves_needed(color: Color, pawns: Bitboard) -> Option<u32> {
+    let moves = |sq: Square, start: i32| {
+        let d = (sq.file() as i32 - start).abs();
+        let w = advance(color, sq);
+        (d <= w).then(|| (w - i32::from(w - d >= 2)) as u8)
+    };
+    let files = pawns
+        .into_iter()
+        .fold(0u8, |seen, sq| seen | 1 << sq.file() as u8);
+    if files.count_ones() == pawns.count() as u32 {
+        return Some(
+            pawns
+                .into_iter()
+                .filter_map(|sq| moves(sq, sq.file() as i32))
+                .map(u32::from)
+                .sum(),
+        );
+    }
+    let dp = assignment_table_by(pawns, moves)?;
+    let n = pawns.count() as u32;
+    dp.iter()
+        .enumerate()
+        .filter(|&(mask, &cost)| cost != INF && (mask as u32).count_ones() == n)
+        .map(|(_, &cost)| u32::from(cost))
+        .min()
+}
+
 /// The pawns of an assignment of minimum cost that changed file, with the files they came from.
 /// Empty if the structure is impossible. Used only to word messages, so it is not cached.
 #[must_use]
@@ -274,6 +307,26 @@ mod tests {
 
     fn bb(squares: &[Square]) -> Bitboard {
         squares.iter().copied().collect()
+    }
+
+    #[test]
+    fn pawn_moves_count_double_steps_and_captures() {
+        use Square::*;
+        let white = |squares: &[Square]| pawn_moves_needed(Color::White, bb(squares));
+        assert_eq!(white(&[A2, B3, C4, D5]), Some(1 + 1 + 2));
+        // Doubled on e4 and e5: e5 came from d2 or f2 (a capture, a double step and a push),
+        // e4 from e2 (a double step).
+        assert_eq!(white(&[E4, E5]), Some(2 + 1));
+        // Doubled on e3 and e4: e3 came by a capture, e4 by the double step.
+        assert_eq!(white(&[E3, E4]), Some(1 + 1));
+        // a3, a4 and b4 need three start files among a to c (a4 or b4 from the c-file): the one
+        // that captured cannot have used the double step, one move more than on its own file.
+        assert_eq!(white(&[A3, A4, B4]), Some(1 + 1 + 2));
+        // a7 from the c-file still has the double step: two captures and three pushes.
+        assert_eq!(white(&[A3, A4, A7]), Some(1 + 1 + 4));
+        assert_eq!(pawn_moves_needed(Color::Black, bb(&[E5, E4])), Some(1 + 2));
+        // a3 and a4 with b2 and c2 at home: no start file is left for a4.
+        assert_eq!(white(&[A3, A4, B2, C2]), None);
     }
 
     #[test]

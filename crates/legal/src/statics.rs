@@ -497,19 +497,59 @@ pub(crate) fn bounded_flood(
     None
 }
 
-/// Runs the static analysis of `pos`.
+/// The squares occupied by the same unit throughout every game that reaches `pos` (pawns on their
+/// start squares, frozen originals, and originals whose every first step is such a square), and,
+/// for each side, the home squares whose original was walled in the same way but is gone (it was
+/// captured at home).
 #[must_use]
-pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
+pub(crate) fn fixed_and_stuck(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboard>) {
     let board = pos.board();
     let mut fixed = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh));
-    for sq in pos.frozen() {
-        if let Some(piece) = board.piece_at(sq) {
-            if home_role(piece.color, sq) == Some(piece.role) {
-                fixed.add(sq);
-            }
+    // Originals standing on their home squares: with the fixed pawns and the frozen ones among
+    // them, all the fixpoint below reads of the position.
+    let mut at_home = Bitboard::EMPTY;
+    for color in Color::ALL {
+        // (Pawns have no home squares here.)
+        for role in Role::ALL {
+            at_home |= board.by_piece(Piece { color, role }) & homes(color, role);
         }
     }
+    fixed |= pos.frozen() & at_home;
+    let key = (fixed, at_home);
+    let slot = ((u64::from(fixed) ^ u64::from(at_home).rotate_left(29))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        >> 54) as usize
+        % FIXED_SLOTS;
+    FIXED_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((k, value)) = cache[slot] {
+            if k == key {
+                return value;
+            }
+        }
+        let value = fixpoint(fixed, at_home);
+        cache[slot] = Some((key, value));
+        value
+    })
+}
+
+/// Slots of the per-thread cache of [`fixed_and_stuck`] (a power of two).
+const FIXED_SLOTS: usize = 1 << 10;
+
+/// A [`fixed_and_stuck`] cache slot: what the fixpoint reads of a position, and its result.
+type FixedSlot = Option<((Bitboard, Bitboard), (Bitboard, ByColor<Bitboard>))>;
+
+thread_local! {
+    /// The pawns at home and the originals at home change far less often than positions in a
+    /// search: the fixpoint is cached on them.
+    static FIXED_CACHE: std::cell::RefCell<Vec<FixedSlot>> =
+        std::cell::RefCell::new(vec![None; FIXED_SLOTS]);
+}
+
+/// The least fixpoint of [`fixed_and_stuck`] from the squares known fixed and the originals
+/// standing at home.
+fn fixpoint(mut fixed: Bitboard, at_home: Bitboard) -> (Bitboard, ByColor<Bitboard>) {
     // Least fixpoint: an original whose every first step is static never moved.
     let mut stuck = ByColor::<Bitboard>::default();
     loop {
@@ -523,7 +563,7 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
                     continue;
                 }
                 grew = true;
-                if board.piece_at(sq) == Some(Piece { color, role }) {
+                if at_home.contains(sq) {
                     fixed.add(sq);
                 } else {
                     stuck.get_mut(color).add(sq);
@@ -534,6 +574,22 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
             break;
         }
     }
+    (fixed, stuck)
+}
+
+/// The squares a unit stood on throughout every game that reaches `pos`: pawns on their start
+/// squares, frozen originals, and the originals walled in by them (see [`fixed_and_stuck`]). No
+/// unit ever entered or left them, so they are walls for every move of the game.
+#[must_use]
+pub fn permanent_squares(pos: &RetroPosition) -> Bitboard {
+    fixed_and_stuck(pos).0
+}
+
+/// Runs the static analysis of `pos`.
+#[must_use]
+pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
+    let board = pos.board();
+    let (mut fixed, stuck) = fixed_and_stuck(pos);
     let mut out = Statics::default();
     for color in Color::ALL {
         *out.stuck_missing.get_mut(color) = *stuck.get(color);

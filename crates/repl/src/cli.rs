@@ -107,6 +107,10 @@ pub enum Command {
         /// Also write the games to FILE in PGN, one record each.
         #[arg(long, value_name = "FILE")]
         pgn: Option<std::path::PathBuf>,
+        /// Read the FEN's castling field as complete: a missing right was lost (the king or rook
+        /// moved, even if it stands at home again).
+        #[arg(long)]
+        exact_fen: bool,
         /// Load user cages (each re-verified; an unverifiable one is an error).
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,

@@ -159,6 +159,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             max,
             max_nodes,
             pgn,
+            exact_fen,
             cages,
         }) => {
             let store = load_cages(cages.as_deref())?;
@@ -168,6 +169,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 plies,
                 max,
                 max_nodes,
+                exact_castling: exact_fen,
             };
             proofgame_command(&position, request, pgn.as_deref(), &store)
         }
@@ -700,8 +702,14 @@ fn proofgame_command(
 ) -> Result<ExitCode, CliError> {
     let pgn = std::cell::RefCell::new(String::new());
     let answer = |fen: &str| {
-        let pos = position_from_args(&proofgame::complete_fen(fen, request.plies), args)?;
+        let fen = proofgame::complete_fen(fen, request.plies);
+        let pos = position_from_args(&fen, args)?;
         proofgame::check_side(&pos, request.plies).map_err(CliError::BadInput)?;
+        let request = proofgame::Request {
+            exact_castling: request.exact_castling
+                && retrace_unmove::FenFacts::parse(&fen).castling_known,
+            ..request
+        };
         let params = retrace_search::ProofGameParams {
             cancel: Some(interrupt_flag()),
             ..retrace_search::ProofGameParams::default()

@@ -116,13 +116,19 @@ pub fn run() -> Result<(), CliError> {
                 }
                 cancel.store(false, Ordering::Relaxed);
                 let mut progress = |p: retrace_search::Progress| {
-                    eprint!(
-                        "\r  {} nodes, ply {}, {} solutions, {:.1} s   ",
-                        p.nodes,
-                        p.ply,
-                        p.solutions,
-                        p.elapsed.as_secs_f64()
-                    );
+                    match p.phase {
+                        retrace_search::Phase::ForwardLayers { positions } => eprint!(
+                            "\r  forward layers: {positions} positions, {:.1} s   ",
+                            p.elapsed.as_secs_f64()
+                        ),
+                        retrace_search::Phase::Retracting => eprint!(
+                            "\r  {} nodes, ply {}, {} solutions, {:.1} s   ",
+                            p.nodes,
+                            p.ply,
+                            p.solutions,
+                            p.elapsed.as_secs_f64()
+                        ),
+                    }
                     let _ = io::stderr().flush();
                 };
                 let mut hooks = Hooks {
@@ -132,7 +138,10 @@ pub fn run() -> Result<(), CliError> {
                 let result = session.execute(&line, &mut hooks);
                 if cancel.load(Ordering::Relaxed) {
                     eprintln!("\r  interrupted{:40}", "");
-                } else if line.trim_start().starts_with("solve") {
+                } else if ["solve", "proofgame"]
+                    .iter()
+                    .any(|c| line.trim_start().starts_with(c))
+                {
                     eprint!("\r{:60}\r", "");
                 }
                 match result {

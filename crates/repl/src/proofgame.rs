@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 
 use retrace_legal::CageStore;
 use retrace_search::{
-    game_score, proof_games, side_to_move_after, to_pgn, LegalPruner, ProofGameParams, ProofGames,
+    game_score, proof_games, side_to_move_after, to_pgn_tagged, LegalPruner, ProofGameParams,
+    ProofGames,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use serde_json::{json, Value};
@@ -110,6 +111,8 @@ pub struct Request {
     pub plies: u32,
     pub max: Option<usize>,
     pub max_nodes: Option<u64>,
+    /// The position's missing castling rights were lost.
+    pub exact_castling: bool,
 }
 
 /// Runs the search for `request` on `pos` (whose side to move fits the length).
@@ -123,6 +126,7 @@ pub fn search(
         plies: request.plies,
         max_solutions: request.max,
         max_nodes: request.max_nodes,
+        exact_castling: request.exact_castling,
         ..params
     };
     proof_games(pos, params, &LegalPruner::with_cages(cages))
@@ -177,13 +181,8 @@ impl Report {
 pub fn pgn(pos: &RetroPosition, games: &[Vec<Retraction>]) -> Result<String, String> {
     let mut text = String::new();
     for (i, line) in games.iter().enumerate() {
-        let record = to_pgn(pos, line).map_err(|e| format!("a game found: {e}"))?;
-        let record = record
-            .replace(
-                "[Event \"Retrace solution\"]",
-                "[Event \"Retrace proof game\"]",
-            )
-            .replace("[Round \"?\"]", &format!("[Round \"{}\"]", i + 1));
+        let record = to_pgn_tagged(pos, line, "Retrace proof game", &(i + 1).to_string())
+            .map_err(|e| format!("a game found: {e}"))?;
         text.push_str(&record);
         text.push('\n');
     }

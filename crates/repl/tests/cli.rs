@@ -407,16 +407,10 @@ fn cage_verify_batch_mode_answers_line_by_line() {
     assert_eq!(docs[2]["cage"], false);
 }
 
-#[test]
-fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
+/// Runs the binary with `args`, sends it SIGINT after 800 ms, and returns what it printed.
+fn interrupted(args: &[&str]) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args([
-            "solve",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "--depth",
-            "7",
-            "--json",
-        ])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -427,7 +421,18 @@ fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
         .status()
         .expect("kill runs");
     assert!(status.success());
-    let out = child.wait_with_output().expect("the binary finishes");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+#[test]
+fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
+    let out = interrupted(&[
+        "solve",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "--depth",
+        "7",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(130));
     let doc = json(&out);
     assert_eq!(doc["complete"], false);
@@ -551,6 +556,46 @@ fn proofgame_says_impossible_only_when_no_game_exists() {
 }
 
 #[test]
+fn proofgame_exact_fen_makes_a_missing_castling_right_a_lost_one() {
+    // The initial array with White's king-side right gone: the king or h1 rook moved and came
+    // back, and the g1 knight had to step aside first (Nf3 Rg1 Rh1 Ng1): four White moves.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Qkq - 0 1";
+    let loose = json(&retrace(
+        &["proofgame", fen, "--moves", "2", "--max", "1", "--json"],
+        "",
+    ));
+    assert_eq!(loose["solutions"].as_array().map(Vec::len), Some(1));
+    for moves in ["2", "3"] {
+        let exact = json(&retrace(
+            &["proofgame", fen, "--moves", moves, "--exact-fen", "--json"],
+            "",
+        ));
+        assert_eq!(exact["solutions"], serde_json::json!([]), "{moves} moves");
+        assert_eq!(exact["complete"], true);
+    }
+    let exact = json(&retrace(
+        &[
+            "proofgame",
+            fen,
+            "--moves",
+            "4",
+            "--exact-fen",
+            "--max",
+            "1",
+            "--json",
+        ],
+        "",
+    ));
+    let game = exact["solutions"][0]
+        .as_str()
+        .expect("a game in four moves");
+    assert!(
+        game.contains("Rg1") || game.contains("Kf1") || game.contains("Ke2"),
+        "{game}"
+    );
+}
+
+#[test]
 fn proofgame_pgn_export_and_bad_lengths() {
     let dir = std::env::temp_dir().join(format!("retrace-pg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -596,4 +641,20 @@ fn proofgame_batch_answers_line_by_line() {
     assert_eq!(docs.len(), 3);
     assert_eq!(docs[0]["unique"], true);
     assert!(docs[1]["error"].is_string() && docs[2]["error"].is_string());
+}
+
+#[test]
+fn ctrl_c_during_proofgame_stops_it_incomplete_and_exits_130() {
+    // A published proof game in 25.5 moves: far beyond a second's search.
+    let out = interrupted(&[
+        "proofgame",
+        "rn1QKB1R/3p1pp1/1pp1p1n1/7p/pP2r2P/3PPPPB/P1P5/RNbqkbN1 b - -",
+        "--moves",
+        "25.5",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(130));
+    let doc = json(&out);
+    assert_eq!(doc["complete"], false);
+    assert!(doc["unique"].is_null(), "{doc}");
 }

@@ -9,7 +9,7 @@ use std::{
     time::Instant,
 };
 
-use crate::Progress;
+use crate::{Phase, Progress};
 
 /// How often (in nodes) the search looks at the cancel flag and reports progress: often enough to
 /// stop well within 100 ms, rarely enough to cost nothing.
@@ -64,6 +64,7 @@ impl<'a> Budget<'a> {
                 solutions,
                 ply,
                 elapsed: self.start.elapsed(),
+                phase: Phase::Retracting,
             };
             if let Some(progress) = self.progress.as_mut() {
                 progress(report);

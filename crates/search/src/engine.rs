@@ -7,11 +7,12 @@ use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
 
 use crate::{
+    bound::moves_needed,
     budget::Budget,
-    facts::{allows_en_passant, is_initial, is_zeroing, moves_needed, LostRights},
+    facts::{allows_en_passant, is_initial, is_zeroing, LostRights},
     forward::ForwardLayers,
     table::{KeyMap, Table},
-    Pruner, Refutation, SolveParams,
+    Phase, Progress, Pruner, Refutation, SolveParams,
 };
 
 /// Proof games at least this long meet a forward search from the initial array ...
@@ -233,7 +234,24 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return false;
         }
         if self.forward.is_none() {
-            self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref());
+            let (nodes, solutions, start) = (
+                self.budget.nodes,
+                usize::try_from(self.count).unwrap_or(usize::MAX),
+                self.budget.start,
+            );
+            let progress = &mut self.params.progress;
+            let mut report = |positions| {
+                if let Some(progress) = progress.as_mut() {
+                    progress(Progress {
+                        nodes,
+                        solutions,
+                        ply: 0,
+                        elapsed: start.elapsed(),
+                        phase: Phase::ForwardLayers { positions },
+                    });
+                }
+            };
+            self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref(), &mut report);
             if self.forward.is_none() {
                 self.budget.stopped = true;
                 return false;
@@ -441,9 +459,8 @@ fn existence_order(pos: &RetroPosition) -> Vec<Retraction> {
 /// for what its units need at least. The retracting side takes back the odd plies from here, the
 /// other side the even ones.
 fn start_in_reach(pos: &RetroPosition, plies: u32) -> bool {
-    let board = pos.board();
-    moves_needed(board, pos.retracting()) <= plies.div_ceil(2)
-        && moves_needed(board, pos.to_move()) <= plies / 2
+    let needed = moves_needed(pos);
+    *needed.get(pos.retracting()) <= plies.div_ceil(2) && *needed.get(pos.to_move()) <= plies / 2
 }
 
 /// Applies the uncapture policy to a position (indexed by shakmaty's `Color as usize`).

@@ -44,13 +44,18 @@ fn key(board: &Board, turn: Color) -> u64 {
 
 impl ForwardLayers {
     /// The layers for 0 to `depth` plies, shared with every other search of this process; `None`
-    /// when `cancel` was set while they were being built.
-    pub(crate) fn shared(depth: u32, cancel: Option<&AtomicBool>) -> Option<Arc<ForwardLayers>> {
+    /// when `cancel` was set while they were being built. `progress` hears, now and then, how many
+    /// positions the build has expanded.
+    pub(crate) fn shared(
+        depth: u32,
+        cancel: Option<&AtomicBool>,
+        progress: &mut dyn FnMut(u64),
+    ) -> Option<Arc<ForwardLayers>> {
         let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(layers) = shared.as_ref().filter(|l| l.depth() >= depth) {
             return Some(Arc::clone(layers));
         }
-        let layers = Arc::new(ForwardLayers::build(depth, cancel)?);
+        let layers = Arc::new(ForwardLayers::build(depth, cancel, progress)?);
         *shared = Some(Arc::clone(&layers));
         Some(layers)
     }
@@ -61,7 +66,12 @@ impl ForwardLayers {
 
     /// Boards reachable in 0 to `depth` plies (the work grows about thirtyfold a ply), or `None`
     /// if `cancel` is set on the way.
-    fn build(depth: u32, cancel: Option<&AtomicBool>) -> Option<ForwardLayers> {
+    fn build(
+        depth: u32,
+        cancel: Option<&AtomicBool>,
+        progress: &mut dyn FnMut(u64),
+    ) -> Option<ForwardLayers> {
+        let mut expanded = 0u64;
         let mut layers = vec![HashSet::from([key(&Board::new(), Color::White)])];
         let mut frontier = vec![Chess::default()];
         for ply in 1..=depth {
@@ -73,8 +83,11 @@ impl ForwardLayers {
             let mut seen = HashSet::new();
             let mut next = Vec::new();
             for (i, pos) in frontier.iter().enumerate() {
-                if i % POLL_INTERVAL == 0 && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                    return None;
+                if i % POLL_INTERVAL == 0 {
+                    if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                        return None;
+                    }
+                    progress(expanded + i as u64);
                 }
                 for m in &pos.legal_moves() {
                     let mut child = pos.clone();
@@ -93,6 +106,7 @@ impl ForwardLayers {
                 }
             }
             layers.push(layer);
+            expanded += frontier.len() as u64;
             frontier = next;
         }
         Some(ForwardLayers { layers })

@@ -6,6 +6,7 @@
 //! none tells how deep each last move survived. [`to_pgn`] turns a solution into a forward game that
 //! shakmaty has replayed.
 
+mod bound;
 mod budget;
 mod engine;
 mod facts;
@@ -26,7 +27,7 @@ use retrace_unmove::{Retraction, RetroPosition};
 use engine::{with_policy, Search};
 pub use facts::GameFacts;
 use facts::LostRights;
-pub use pgn::{game_score, to_pgn, PgnError};
+pub use pgn::{game_score, to_pgn, to_pgn_tagged, PgnError};
 pub use proofgame::{proof_games, side_to_move_after, ProofGameParams, ProofGames};
 pub use retractor::{
     solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,
@@ -145,6 +146,18 @@ pub struct Progress {
     /// The ply the search is at (0 = the position itself).
     pub ply: u32,
     pub elapsed: Duration,
+    /// What the search is doing.
+    pub phase: Phase,
+}
+
+/// The phases of a search, as [`Progress`] reports them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Retracting.
+    Retracting,
+    /// Building the positions a proof game's first plies reach (once per process), with how many
+    /// positions were expanded so far.
+    ForwardLayers { positions: u64 },
 }
 
 /// Takes each solution as [`solve`] finds it; false stops the search.

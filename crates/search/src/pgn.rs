@@ -24,13 +24,23 @@ pub enum PgnError {
 /// SetUp/FEN tags unless it starts from the initial array. Every move is replayed by shakmaty
 /// before anything is written.
 pub fn to_pgn(pos: &RetroPosition, line: &[Retraction]) -> Result<String, PgnError> {
+    to_pgn_tagged(pos, line, "Retrace solution", "?")
+}
+
+/// [`to_pgn`] with the Event and Round tags given (a list of games numbers them by round).
+pub fn to_pgn_tagged(
+    pos: &RetroPosition,
+    line: &[Retraction],
+    event: &str,
+    round: &str,
+) -> Result<String, PgnError> {
     let game = Replayed::new(pos, line)?;
     let mut pgn = String::new();
     for (tag, value) in [
-        ("Event", "Retrace solution"),
+        ("Event", event),
         ("Site", "?"),
         ("Date", "????.??.??"),
-        ("Round", "?"),
+        ("Round", round),
         ("White", "?"),
         ("Black", "?"),
         ("Result", "*"),

@@ -2,138 +2,155 @@
 //! plies. The search must never call a reachable position unreachable: every bound it prunes with
 //! is a lower bound in every game, castling, captures, promotions and en passant included.
 
-use retrace_search::{solve, GameFacts, LegalPruner, SolveParams};
+#[path = "support/published.rs"]
+mod published;
+
+use published::{is_game, replays_from_the_initial_array};
 use retrace_testkit::{random_game, retro_position};
-use retrace_unmove::{Retraction, RetroPosition};
-use serde_json::Value;
-use shakmaty::{Chess, Position};
+use retrace_unmove::RetroPosition;
 
-/// The published proof games of positions/corpora/published-problems.jsonl: (id, FEN, plies).
-fn published_proof_games() -> Vec<(String, RetroPosition, u32)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../positions/corpora/published-problems.jsonl"
-    );
-    let text = std::fs::read_to_string(path).expect("the corpus is in positions/corpora");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
-        .filter(|p| p["stipulation"] == "proof_game")
-        .map(|p| {
-            let plies = p["n"].as_u64().expect("n") as u32;
-            let fen = format!(
-                "{} {} - -",
-                p["board"].as_str().expect("board"),
-                p["side_to_move"].as_str().expect("side")
-            );
-            let pos = RetroPosition::from_fen(&fen).expect("a proof-game position sets up");
-            (p["id"].as_str().expect("id").to_owned(), pos, plies)
-        })
-        .collect()
-}
-
-/// Looks for at most `max` games of exactly `plies` plies that reach `pos`.
+/// Looks for at most `max` games of exactly `plies` plies that reach `pos`, within a node budget.
 fn proof_games(
     pos: &RetroPosition,
     plies: u32,
     max: usize,
     max_nodes: u64,
-) -> (Vec<Vec<Retraction>>, bool) {
-    let params = SolveParams {
-        depth: plies,
-        extra: 0,
-        max_solutions: Some(max),
-        max_nodes: Some(max_nodes),
-        facts: GameFacts {
-            plies_since_start: Some(plies),
-            ..GameFacts::default()
-        },
-        ..SolveParams::default()
-    };
-    let found = solve(pos, params, &LegalPruner::new());
-    (found.lines, found.complete)
+) -> retrace_search::ProofGames {
+    published::search(pos, plies, Some(max), Some(max_nodes), None)
 }
 
-/// Plays `line` (last move first) forward from the initial array with shakmaty, and checks that
-/// the game is legal and ends in `pos`.
-fn replays_from_the_initial_array(pos: &RetroPosition, line: &[Retraction]) -> Result<(), String> {
-    let mut game = Chess::default();
-    for r in line.iter().rev() {
-        let m = r.forward();
-        if !game.is_legal(m) {
-            return Err(format!("{r} is not legal in {:?}", game.board()));
-        }
-        game.play_unchecked(m);
-    }
-    if game.board() == pos.board() && game.turn() == pos.to_move() {
-        Ok(())
-    } else {
-        Err("the game does not end in the position".to_owned())
-    }
-}
-
-/// Positions from random games of 6 to 12 plies: with the true ply count a game is found (or the
-/// search says it stopped early, never that there is none), and every game it gives replays.
-/// With two plies fewer (the same side to move) every game it gives replays too.
+/// Positions from random games of 6 to 12 plies: with the true ply count a game is found, every
+/// one within the budget (and never "no game exists"), and every game it gives replays.
+/// With one ply fewer the side to move is wrong and no game exists; with two fewer (the same side
+/// to move) every game it gives replays too.
 #[test]
 fn random_game_positions_have_their_proof_game() {
     let games = if cfg!(debug_assertions) { 40 } else { 300 };
-    let (mut found, mut cut) = (0, 0);
+    let (mut found, mut cut, mut shorter_found) = (0, 0, 0);
     for seed in 0..games {
         let plies = 6 + (seed % 7) as usize;
         let game = random_game(seed, plies);
         let plies = game.moves.len() as u32;
         let pos = retro_position(game.positions.last().expect("a game has a position"));
-        let (lines, complete) = proof_games(&pos, plies, 1, 300_000);
+        let result = proof_games(&pos, plies, 1, 3_000_000);
         assert!(
-            !lines.is_empty() || !complete,
+            !result.impossible(),
             "seed {seed}: {} is reached in {plies} plies, but the search says no game exists",
             pos.fen()
         );
-        if lines.is_empty() {
+        if result.games.is_empty() {
             cut += 1;
         } else {
             found += 1;
         }
-        for line in &lines {
+        for line in &result.games {
             replays_from_the_initial_array(&pos, line)
                 .unwrap_or_else(|e| panic!("seed {seed}, {}: {e}", pos.fen()));
         }
+        if plies >= 1 {
+            let wrong_side = proof_games(&pos, plies - 1, 4, 100_000);
+            assert!(wrong_side.impossible(), "seed {seed}: {} plies", plies - 1);
+        }
         if plies >= 2 {
-            let (shorter, _) = proof_games(&pos, plies - 2, 4, 100_000);
-            for line in &shorter {
+            let shorter = proof_games(&pos, plies - 2, 4, 100_000);
+            shorter_found += usize::from(!shorter.games.is_empty());
+            for line in &shorter.games {
                 replays_from_the_initial_array(&pos, line).unwrap_or_else(|e| {
                     panic!("seed {seed}, {} in {} plies: {e}", pos.fen(), plies - 2)
                 });
             }
         }
     }
-    assert!(
-        found * 10 >= (found + cut) * 9,
-        "only {found} of {games} games found"
-    );
+    assert!(cut == 0, "only {found} of {games} games found");
+    // Random games waste moves: some reach their position sooner, and those games are checked.
+    assert!(shorter_found > 0, "no random position had a shorter game");
 }
 
-/// Every published proof-game position is legal: the search may run out of budget, never say
-/// that no game exists, and every game it finds replays.
-#[test]
-fn published_proof_games_are_never_called_impossible() {
-    let budget = if cfg!(debug_assertions) {
-        20_000
-    } else {
-        400_000
-    };
+/// What the published proof games gave: how many were found within the budget.
+struct Tally {
+    problems: usize,
+    found: usize,
+    unique: usize,
+}
+
+/// Searches every published proof game whose length is in `lengths` with `budget` nodes, and
+/// checks what the issue asks: never "impossible", every game replays, the published game is among
+/// the games of a complete search, and a source's "unique" holds where the search completes.
+fn judge_published(lengths: std::ops::RangeInclusive<u32>, budget: u64) -> Tally {
     let mut wrong = Vec::new();
-    for (id, pos, plies) in published_proof_games() {
-        let (lines, complete) = proof_games(&pos, plies, 1, budget);
-        if lines.is_empty() && complete {
+    let mut tally = Tally {
+        problems: 0,
+        found: 0,
+        unique: 0,
+    };
+    for problem in published::load()
+        .into_iter()
+        .filter(|p| lengths.contains(&p.plies))
+    {
+        let (id, plies) = (&problem.id, problem.plies);
+        // Two games are enough to tell unique from not; all of them when the source says more.
+        let max = if problem.unique { 2 } else { 16 };
+        let result = proof_games(&problem.pos, plies, max, budget);
+        tally.problems += 1;
+        tally.found += usize::from(!result.games.is_empty());
+        if result.impossible() {
             wrong.push(format!("{id}: called impossible in {plies} plies"));
         }
-        for line in &lines {
-            if let Err(e) = replays_from_the_initial_array(&pos, line) {
+        for line in &result.games {
+            if let Err(e) = replays_from_the_initial_array(&problem.pos, line) {
                 wrong.push(format!("{id}: {e}"));
             }
         }
+        if result.complete {
+            if !result
+                .games
+                .iter()
+                .any(|line| is_game(&problem.pos, line, &problem.game))
+            {
+                wrong.push(format!("{id}: the published game is not among the games"));
+            }
+            if problem.unique && result.games.len() != 1 {
+                wrong.push(format!(
+                    "{id}: the source says unique, the search found {}",
+                    result.games.len()
+                ));
+            }
+            tally.unique += usize::from(result.unique() == Some(true));
+        }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
+    tally
+}
+
+/// The published proof games of at most 16 plies: found within the budget, at least as many as
+/// the search finds today (a floor to raise, never to lower).
+#[test]
+fn published_proof_games_of_at_most_16_plies_are_found() {
+    let budget = if cfg!(debug_assertions) {
+        50_000
+    } else {
+        9_000_000
+    };
+    let tally = judge_published(0..=16, budget);
+    assert_eq!(tally.problems, 34, "the corpus has 34 such problems");
+    if !cfg!(debug_assertions) {
+        assert!(tally.found >= 34, "only {} of 34 found", tally.found);
+        assert!(tally.unique >= 34, "only {} of 34 unique", tally.unique);
+    }
+}
+
+/// Every longer published proof game: the search may run out of budget, never say that no game
+/// exists, and every game it finds replays; at least as many are found as today (a floor).
+#[test]
+fn longer_published_proof_games_are_never_called_impossible() {
+    let budget = if cfg!(debug_assertions) {
+        20_000
+    } else {
+        1_000_000
+    };
+    let tally = judge_published(17..=u32::MAX, budget);
+    assert_eq!(tally.problems, 44, "the corpus has 44 such problems");
+    if !cfg!(debug_assertions) {
+        assert!(tally.found >= 14, "only {} of 44 found", tally.found);
+    }
 }

@@ -1,0 +1,378 @@
+//! The proof-game distance bound: how many moves each side must have made, at least, to bring its
+//! units from the initial array to a position.
+//!
+//! Each unit on the board needs at least the moves of the shortest path of its kind from a start
+//! square to its square, and units move one at a time, so the paths add up. Pawns started on
+//! distinct files, each change of file a capture ([`retrace_legal::pawn_moves_needed`]). The paths avoid the
+//! permanent squares ([`retrace_legal::permanent_squares`]): a pawn on its start square, or an
+//! original walled in by them, stood there throughout the game, so no unit ever passed, entered or
+//! captured there. A unit that no start square of its kind reaches (or more units of a kind than
+//! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn.
+//! Every missing enemy unit was captured by a move of the side, which may be one of those moves.
+//!
+//! Castling is the one move that moves two units: it is counted once, as a king move (the king
+//! may start from c1 or g1 at the cost of one move), and a rook on d1 or f1 counts as home. Both
+//! relax the bound, so it stays a lower bound for any game, castled or not.
+
+use std::cell::RefCell;
+
+use retrace_unmove::RetroPosition;
+use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Role, Square};
+
+/// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
+/// and four single steps or captures), the promotion being the fifth.
+const PROMOTION_MOVES: u32 = 5;
+
+/// The roles of the pieces, each with its start squares in [`STARTS`].
+const PIECES: [Role; 5] = [
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+
+/// "Unreachable" in a distance map.
+const FAR: u8 = u8::MAX;
+
+/// The start squares of the pieces of one side, each with its shortest-path map: two knights, two
+/// bishops, two rooks, the queen, the king.
+const STARTS: [(Role, File); 8] = [
+    (Role::Knight, File::B),
+    (Role::Knight, File::G),
+    (Role::Bishop, File::C),
+    (Role::Bishop, File::F),
+    (Role::Rook, File::A),
+    (Role::Rook, File::H),
+    (Role::Queen, File::D),
+    (Role::King, File::E),
+];
+
+/// For each start of [`STARTS`], the fewest moves its unit needs to each square.
+type Maps = [[u8; 64]; 8];
+
+/// The fewest moves of a unit of `role` from `sources` (each with the moves already spent) to
+/// every square, never standing on or passing through `walls`.
+fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard) -> [u8; 64] {
+    let mut dist = [FAR; 64];
+    let mut seen = Bitboard::EMPTY;
+    let mut frontier = Bitboard::EMPTY;
+    let mut step = 0u8;
+    loop {
+        for &(sq, cost) in sources {
+            if cost == step && !seen.contains(sq) {
+                frontier.add(sq);
+            }
+        }
+        for sq in frontier {
+            dist[sq.to_usize()] = step;
+        }
+        seen |= frontier;
+        if frontier.is_empty() && sources.iter().all(|&(_, cost)| cost <= step) {
+            return dist;
+        }
+        let mut next = Bitboard::EMPTY;
+        for sq in frontier {
+            next |= match role {
+                Role::Knight => attacks::knight_attacks(sq),
+                Role::King => attacks::king_attacks(sq),
+                _ => attacks::attacks(sq, role.of(Color::White), walls),
+            };
+        }
+        frontier = next & !walls & !seen;
+        step += 1;
+    }
+}
+
+/// The maps of `color` around the permanent squares `walls`.
+fn maps(color: Color, walls: Bitboard) -> Maps {
+    let rank = color.backrank();
+    STARTS.map(|(role, file)| {
+        let home = Square::from_coords(file, rank);
+        // A castled rook stands on d1 or f1 at no cost of its own; a castled king on c1 or g1
+        // after one move (see the module's note on castling).
+        let castled = |side: CastlingSide| match role {
+            Role::Rook => Some((Square::from_coords(side.rook_to_file(), rank), 0)),
+            Role::King => Some((Square::from_coords(side.king_to_file(), rank), 1)),
+            _ => None,
+        };
+        let side = if file == File::A {
+            CastlingSide::QueenSide
+        } else {
+            CastlingSide::KingSide
+        };
+        let mut sources = vec![(home, 0)];
+        match role {
+            Role::Rook => sources.extend(castled(side)),
+            Role::King => {
+                sources.extend(castled(CastlingSide::KingSide));
+                sources.extend(castled(CastlingSide::QueenSide));
+            }
+            _ => {}
+        }
+        sources.retain(|&(sq, cost)| cost == 0 && sq == home || !walls.contains(sq));
+        shortest_paths(role, &sources, walls)
+    })
+}
+
+/// A cache slot: the permanent squares and the maps of both sides around them.
+type Slot = Option<(Bitboard, Box<ByColor<Maps>>)>;
+
+/// Slots of the per-thread cache of maps (a power of two).
+const SLOTS: usize = 1 << 9;
+
+thread_local! {
+    /// The maps of both sides for the permanent squares seen lately: they change far less often
+    /// than positions in a search.
+    static CACHE: RefCell<Vec<Slot>> = RefCell::new(vec![None; SLOTS]);
+}
+
+/// Calls `f` with the maps of both sides around `walls`, computed on a miss.
+fn with_maps<T>(walls: Bitboard, f: impl FnOnce(&ByColor<Maps>) -> T) -> T {
+    let slot = (u64::from(walls).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) as usize % SLOTS;
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let hit = matches!(&cache[slot], Some((key, _)) if *key == walls);
+        if !hit {
+            cache[slot] = Some((walls, Box::new(ByColor::new_with(|c| maps(c, walls)))));
+        }
+        match &cache[slot] {
+            Some((_, maps)) => f(maps),
+            None => unreachable!("the slot was just filled"),
+        }
+    })
+}
+
+/// The maps of the start squares of `role` (in the order of [`STARTS`]).
+fn starts_of(maps: &Maps, role: Role) -> &[[u8; 64]] {
+    match role {
+        Role::Pawn => &[],
+        Role::Knight => &maps[0..2],
+        Role::Bishop => &maps[2..4],
+        Role::Rook => &maps[4..6],
+        Role::Queen => &maps[6..7],
+        Role::King => &maps[7..8],
+    }
+}
+
+/// The fewest moves the units of `role` on `squares` need, when each start square of the kind
+/// supplies at most one of them and the others are promoted.
+fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
+    let starts = starts_of(maps, role);
+    let promoted = if role == Role::King {
+        // A king is never promoted: one its start cannot reach is unreachable.
+        u32::from(FAR)
+    } else {
+        PROMOTION_MOVES
+    };
+    // What sending the unit on `sq` from a start saves over promoting it.
+    let saving =
+        |start: &[u8; 64], sq: Square| promoted - u32::from(start[sq.to_usize()]).min(promoted);
+    let mut best_saving = 0;
+    for a in squares {
+        for (i, first) in starts.iter().enumerate() {
+            let from_first = saving(first, a);
+            best_saving = best_saving.max(from_first);
+            for second in &starts[i + 1..] {
+                for b in squares.without(a) {
+                    best_saving = best_saving.max(from_first + saving(second, b));
+                }
+            }
+        }
+    }
+    promoted * squares.count() as u32 - best_saving
+}
+
+/// Slots of the per-thread cache of pawn moves, per side (a power of two).
+const PAWN_SLOTS: usize = 1 << 10;
+
+thread_local! {
+    /// The moves of the pawn structures seen lately: an assignment costs a few microseconds and a
+    /// structure with doubled pawns often stays for a whole subtree.
+    static PAWN_CACHE: RefCell<Vec<Option<(Bitboard, u32)>>> =
+        RefCell::new(vec![None; 2 * PAWN_SLOTS]);
+}
+
+/// The fewest moves `color`'s pawns on `pawns` made ([`retrace_legal::pawn_moves_needed`]), far
+/// beyond any game when no assignment to start files exists.
+fn pawn_moves(color: Color, pawns: Bitboard) -> u32 {
+    let slot = (u64::from(pawns).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % PAWN_SLOTS
+        + if color.is_white() { 0 } else { PAWN_SLOTS };
+    PAWN_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        match cache[slot] {
+            Some((key, moves)) if key == pawns => moves,
+            _ => {
+                let moves =
+                    retrace_legal::pawn_moves_needed(color, pawns).unwrap_or(u32::from(FAR));
+                cache[slot] = Some((pawns, moves));
+                moves
+            }
+        }
+    })
+}
+
+/// A lower bound on the moves each side made to bring its units from the initial array to `pos`
+/// (see the module's documentation).
+#[must_use]
+pub fn moves_needed(pos: &RetroPosition) -> ByColor<u32> {
+    let board = pos.board();
+    let walls = retrace_legal::permanent_squares(pos);
+    with_maps(walls, |maps| {
+        ByColor::new_with(|color| {
+            let ours = board.by_color(color);
+            let pieces: u32 = PIECES
+                .into_iter()
+                .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
+                .fold(0u32, u32::saturating_add);
+            let pawns = pawn_moves(color, ours & board.pawns());
+            let moves = pieces.saturating_add(pawns);
+            let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
+            moves.max(missing)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retrace_testkit::{random_game, retro_position};
+    use shakmaty::{Move, Position};
+
+    fn needed(fen: &str) -> ByColor<u32> {
+        moves_needed(&RetroPosition::from_fen(fen).expect("FEN"))
+    }
+
+    /// The bound holds in real games: after `n` plies White has made `ceil(n/2)` moves and Black
+    /// `floor(n/2)`, and neither may need more. The games are biased toward castling, promotions
+    /// and en passant, the moves that bend the simple count; their positions keep the castling
+    /// rights they hold, which freeze king and rook (permanent squares).
+    #[test]
+    fn moves_needed_never_exceeds_the_moves_played() {
+        let (mut castled, mut promoted, mut walled) = (0, 0, 0);
+        let mut checked = 0;
+        for seed in 0..4_000 {
+            let game = random_game(seed, 80);
+            castled += game
+                .moves
+                .iter()
+                .filter(|m| matches!(m, Move::Castle { .. }))
+                .count();
+            promoted += game.moves.iter().filter(|m| m.is_promotion()).count();
+            for (ply, pos) in game.positions.iter().enumerate() {
+                let ply = ply as u32;
+                let retro = retro_position(pos);
+                let bound = moves_needed(&retro);
+                let (white, black) = (ply.div_ceil(2), ply / 2);
+                assert!(
+                    bound.white <= white && bound.black <= black,
+                    "seed {seed}, ply {ply}: {} needs {bound:?} moves, {white} and {black} played",
+                    retro.fen()
+                );
+                let walls = retrace_legal::permanent_squares(&retro);
+                walled += usize::from((walls & !pos.board().pawns()).any());
+                checked += 1;
+            }
+        }
+        assert!(castled > 1_000, "the games castled only {castled} times");
+        assert!(promoted > 1_000, "the games promoted only {promoted} times");
+        assert!(walled > 1_000, "only {walled} positions had walled pieces");
+        assert!(checked > 100_000);
+    }
+
+    /// The published proof games of the corpus are games rich in what bends the count (promoted
+    /// units back home, long king walks, castling): along each, the bound never exceeds the
+    /// moves played.
+    #[test]
+    fn moves_needed_holds_along_the_published_proof_games() {
+        use shakmaty::{san::San, Chess};
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../positions/corpora/published-problems.jsonl"
+        );
+        let text = std::fs::read_to_string(path).expect("the corpus is in positions/corpora");
+        let mut positions = 0;
+        for line in text.lines().filter(|l| l.contains("\"proof_game\"")) {
+            let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            let answer = problem["answer"].as_str().expect("answer");
+            let mut game = Chess::default();
+            let moves = answer
+                .split_whitespace()
+                .map(|w| w.rsplit('.').next().unwrap_or(w))
+                .filter(|w| !w.is_empty());
+            for (ply, word) in moves.enumerate() {
+                let san: San = word.parse().expect("SAN");
+                let m = san.to_move(&game).expect("the published game is legal");
+                game.play_unchecked(m);
+                let ply = ply as u32 + 1;
+                let bound = moves_needed(&retro_position(&game));
+                assert!(
+                    bound.white <= ply.div_ceil(2) && bound.black <= ply / 2,
+                    "{} after {ply} plies: {bound:?}",
+                    problem["id"]
+                );
+                positions += 1;
+            }
+        }
+        assert!(positions > 1_000, "only {positions} positions");
+    }
+
+    #[test]
+    fn the_maps_of_a_role_are_those_of_its_starts() {
+        let maps = maps(Color::White, Bitboard::EMPTY);
+        for role in PIECES {
+            let homes: Vec<Square> = STARTS
+                .iter()
+                .filter(|(r, _)| *r == role)
+                .map(|&(_, file)| Square::from_coords(file, shakmaty::Rank::First))
+                .collect();
+            let starts = starts_of(&maps, role);
+            assert_eq!(starts.len(), homes.len(), "{role:?}");
+            for (map, home) in starts.iter().zip(homes) {
+                assert_eq!(map[home.to_usize()], 0, "{role:?} {home}");
+            }
+        }
+    }
+
+    #[test]
+    fn castling_counts_as_one_king_move_and_no_rook_move() {
+        // 1.d4 e5 2.Qd3 Ba3 3.b4 Bxc1 4.Qc4 Bh6 5.Nd2 g5 6.O-O-O Bf8 (G. Gruber, 1984): six
+        // White moves, two of which bring king and rook to c1 and d1 at once.
+        let bound = needed("rnbqkbnr/pppp1p1p/8/4p1p1/1PQP4/8/P1PNPPPP/2KR1BNR w - -");
+        assert_eq!(bound.white, 6);
+        // Castling saves the king one move at most, and only towards c1 or g1.
+        let king = &maps(Color::White, Bitboard::EMPTY)[7];
+        for (sq, moves) in [
+            (Square::C1, 1),
+            (Square::G1, 1),
+            (Square::D1, 1),
+            (Square::B1, 2),
+            (Square::H1, 2),
+            (Square::E3, 2),
+        ] {
+            assert_eq!(king[sq.to_usize()], moves, "{sq}");
+        }
+    }
+
+    #[test]
+    fn pawns_at_home_wall_the_paths() {
+        // 1.e3 d6 2.Qh5 Bg4 3.Qxd1 (the queen's capture aside): the c8 bishop reached g4 in one
+        // move, over d7, which the d-pawn left.
+        let open = needed("rn1qkbnr/ppp1pppp/3p4/8/6b1/4P3/PPPP1PPP/RNB1KBNR w - -");
+        assert_eq!(open.black, 2);
+        // With e7 and g7 at home the f8 bishop never left: a dark-squared bishop on g5 is a
+        // promoted pawn, five moves at least.
+        let walled = needed("rn1qk1nr/pppppppp/8/6b1/8/8/PPPPPPPP/RNBQKBNR w - -");
+        assert_eq!(walled.black, PROMOTION_MOVES);
+        // The near miss: with the g-pawn on g6 the bishop goes f8-h6-g5, two moves, and the
+        // pawn's one.
+        let near = needed("rn1qk1nr/pppppp1p/6p1/6b1/8/8/PPPPPPPP/RNBQKBNR w - -");
+        assert_eq!(near.black, 3);
+        // The a1 rook with its pawn at home never leaves the first rank, whose every exit is a
+        // pawn at home: a white rook on b5 is promoted. With a2 gone it is one move to a5.
+        let rook = needed("rnbqkbnr/pppppppp/8/R7/8/8/1PPPPPPP/1N2KBNR w - -");
+        assert_eq!(rook.white, 1);
+        let blocked = needed("rnbqkbnr/pppppppp/8/1R6/8/8/PPPPPPPP/1N2KBNR w - -");
+        assert_eq!(blocked.white, PROMOTION_MOVES);
+    }
+}
