@@ -283,6 +283,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     /// The ply of the first position of the current solution line that a costlier verdict proves
     /// illegal, if any (the refutation is kept for the explanation).
     fn deep_on_line(&mut self) -> Option<u32> {
+        if !self.pruner.has_deep() {
+            return None;
+        }
         for i in 0..self.path.len() {
             let pos = self.path[i].clone();
             if let Some(reason) = self.deep_reason(&pos) {
@@ -298,7 +301,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     /// positions of that line are asked; a position proven illegal closes every line through it,
     /// and the search looks again.
     pub fn has_checked_history(&mut self, pos: &RetroPosition, plies: u32, index: u32) -> bool {
-        if !self.asks_deep() {
+        if !self.asks_deep() || !self.pruner.has_deep() {
             return self.has_history(pos, plies, index);
         }
         let mut last = None;
@@ -425,6 +428,15 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             // In the order of the existence search, so that the line it found is found again from
             // its table, without new searches below retractions it never tried.
             let next = existence_order(&pos).into_iter().find_map(|r| {
+                // A child the table vouches for passed the pruner when the entry was made: no
+                // need to analyse it again.
+                if left > 0 && self.allowed(&pos, r, index) {
+                    let child = pos.retract(r);
+                    let key = child.zobrist() ^ LostRights::default().key();
+                    if !self.known_deep(&child) && self.history.get(key, left) == Some(true) {
+                        return Some((r, child));
+                    }
+                }
                 let child = self.child(&pos, r, index)?;
                 self.has_history(&child, left, index + 1)
                     .then_some((r, child))

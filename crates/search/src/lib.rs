@@ -48,6 +48,11 @@ pub trait Pruner {
     fn deep_reason(&self, _pos: &RetroPosition) -> Option<Reason> {
         None
     }
+
+    /// Whether [`Pruner::deep_reason`] can prove anything at all (else the search does not ask).
+    fn has_deep(&self) -> bool {
+        false
+    }
 }
 
 /// Prunes nothing: the search then relies on retractions alone.
@@ -124,6 +129,10 @@ impl Pruner for LegalPruner<'_> {
                 .reasons
                 .is_empty()
         }
+    }
+
+    fn has_deep(&self) -> bool {
+        self.finding.is_some()
     }
 
     fn deep_reason(&self, pos: &RetroPosition) -> Option<Reason> {

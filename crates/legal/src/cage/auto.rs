@@ -63,7 +63,7 @@ impl Default for AutoLimits {
     }
 }
 
-/// How many more units a peeled core may have than a cluster (see [`cores`]): a core is what is
+/// How many more units a peeled core may have than a cluster (see [`peel`]): a core is what is
 /// left of a larger crowd, so it may be larger than the clusters worth trying whole.
 const CORE_EXTRA_UNITS: usize = 4;
 
@@ -151,27 +151,35 @@ pub fn clusters(board: &Board) -> Vec<Bitboard> {
 /// The squares a unit of `piece` on `from` could retract to, over any number of its own
 /// retractions, if every other unit of `board` stood still: a pawn goes back down its file or
 /// diagonally (an uncapture) until its second rank, a king never onto a square an enemy unit of
-/// `board` attacks, other units along their lines. A heuristic for [`cores`], not a proof.
+/// `board` attacks, other units along their lines. A heuristic for [`peel`], not a proof.
 fn retreat(board: &Board, from: Square) -> Bitboard {
     let Some(piece) = board.piece_at(from) else {
         return Bitboard::EMPTY;
     };
-    let mut without = board.clone();
-    without.discard_piece_at(from);
-    let occupied = without.occupied();
-    // Before its move the unit's side was to move: it gave no check from there, and a king stood
-    // in no check.
+    let occupied = board.occupied() & !Bitboard::from_square(from);
+    // Before its move the unit's side was to move: it gave no check from there (the squares from
+    // which it would attack the enemy king are those a unit of its kind on the king's square
+    // attacks, with a pawn's direction reversed), and a king stood in no check.
     let enemy_king = (board.kings() & board.by_color(piece.color.other())).first();
-    let open: Bitboard = (!occupied)
-        .into_iter()
-        .filter(|&sq| {
-            let checks = enemy_king
-                .is_some_and(|k| attacks::attacks(sq, piece, occupied.with(sq)).contains(k));
-            let attacked = piece.role == Role::King
-                && without.attacks_to(sq, piece.color.other(), occupied).any();
-            !checks && !attacked
-        })
-        .collect();
+    let checking = enemy_king.map_or(Bitboard::EMPTY, |k| {
+        let mirror = if piece.role == Role::Pawn {
+            piece.role.of(piece.color.other())
+        } else {
+            piece
+        };
+        attacks::attacks(k, mirror, occupied)
+    });
+    let attacked = if piece.role == Role::King {
+        let mut without = board.clone();
+        without.discard_piece_at(from);
+        (!occupied)
+            .into_iter()
+            .filter(|&sq| without.attacks_to(sq, piece.color.other(), occupied).any())
+            .collect()
+    } else {
+        Bitboard::EMPTY
+    };
+    let open = !occupied & !checking & !attacked;
     match piece.role {
         Role::Pawn => {
             let back = |b: Bitboard| match piece.color {
@@ -198,12 +206,22 @@ fn retreat(board: &Board, from: Square) -> Bitboard {
     }
 }
 
-/// The peeled cores of `cluster` of `board`: the units that stay once every unit that could
-/// retract out of the cluster's zone on its own (see [`retreat`]) is taken away, again and again
-/// as the zone shrinks, split into clusters again. A cage hidden in a crowd is usually such a
-/// core: units that can walk away are not what holds it, and the verification of the smaller claim
-/// is far cheaper (a smaller set caged proves every larger one caged). Empty when nothing peels.
-fn cores(board: &Board, cluster: Bitboard) -> Vec<Bitboard> {
+/// What peeling a cluster leaves (see [`peel`]).
+enum Peeled {
+    /// No unit could walk away: the cluster is its own core.
+    Whole,
+    /// Some units walked away; the rest, split into clusters again.
+    Cores(Vec<Bitboard>),
+    /// Every unit could walk away on its own, one after the other: no cage is to be expected.
+    Dissolved,
+}
+
+/// Peels `cluster` of `board`: takes away every unit that could retract out of the cluster's
+/// zone on its own (see [`retreat`]), again and again as the zone shrinks, and splits what stays
+/// into clusters again. A cage hidden in a crowd is usually such a core: units that can walk away
+/// are not what holds it, and the verification of the smaller claim is far cheaper (a smaller set
+/// caged proves every larger one caged). A heuristic choice of claims, never a proof.
+fn peel(board: &Board, cluster: Bitboard) -> Peeled {
     let mut units = cluster;
     loop {
         let mut claim = Board::empty();
@@ -223,7 +241,10 @@ fn cores(board: &Board, cluster: Bitboard) -> Vec<Bitboard> {
         units &= !leaving;
     }
     if units == cluster {
-        return Vec::new();
+        return Peeled::Whole;
+    }
+    if units.count() < 2 {
+        return Peeled::Dissolved;
     }
     let mut rest = Board::empty();
     for sq in units {
@@ -231,7 +252,7 @@ fn cores(board: &Board, cluster: Bitboard) -> Vec<Bitboard> {
             rest.set_piece_at(sq, piece);
         }
     }
-    clusters(&rest)
+    Peeled::Cores(clusters(&rest))
 }
 
 /// The claim for `cluster` of `pos`: its units, their frozen marks, and capture bounds from the
@@ -283,8 +304,14 @@ pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) ->
         if units < 2 {
             continue;
         }
-        // The peeled cores first: smaller, and far cheaper to verify when one is the cage.
-        let cores = cores(pos.board(), cluster)
+        // The peeled cores first: smaller, and far cheaper to verify when one is the cage. A
+        // cluster that dissolves entirely is not tried.
+        let cores = match peel(pos.board(), cluster) {
+            Peeled::Dissolved => continue,
+            Peeled::Whole => Vec::new(),
+            Peeled::Cores(cores) => cores,
+        };
+        let cores = cores
             .into_iter()
             .filter(|c| c.count() >= 2 && c.count() <= limits.max_units + CORE_EXTRA_UNITS);
         let whole = (units <= limits.max_units).then_some(cluster);

@@ -198,6 +198,10 @@ impl Pruner for Timed<'_> {
         self.inner.is_illegal(pos)
     }
 
+    fn has_deep(&self) -> bool {
+        self.inner.has_deep()
+    }
+
     fn deep_reason(&self, pos: &RetroPosition) -> Option<Reason> {
         let start = Instant::now();
         let found = self.inner.deep_reason(pos);
