@@ -40,6 +40,14 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// Hands `progress` to the progress callback, if there is one (for phases other than
+    /// retracting, which [`Budget::visit_with`] reports itself).
+    pub(crate) fn report(&mut self, progress: Progress) {
+        if let Some(callback) = self.progress.as_mut() {
+            callback(progress);
+        }
+    }
+
     /// Counts a node; returns false once the search must stop (budget spent or cancelled).
     pub(crate) fn visit(&mut self, ply: u32) -> bool {
         self.visit_with(ply, 0)

@@ -239,17 +239,16 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 usize::try_from(self.count).unwrap_or(usize::MAX),
                 self.budget.start,
             );
-            let progress = &mut self.params.progress;
+            // The budget holds the progress callback.
+            let budget = &mut self.budget;
             let mut report = |positions| {
-                if let Some(progress) = progress.as_mut() {
-                    progress(Progress {
-                        nodes,
-                        solutions,
-                        ply: 0,
-                        elapsed: start.elapsed(),
-                        phase: Phase::ForwardLayers { positions },
-                    });
-                }
+                budget.report(Progress {
+                    nodes,
+                    solutions,
+                    ply: 0,
+                    elapsed: start.elapsed(),
+                    phase: Phase::ForwardLayers { positions },
+                });
             };
             self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref(), &mut report);
             if self.forward.is_none() {
