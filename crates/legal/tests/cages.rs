@@ -683,7 +683,7 @@ fn no_subset_of_a_game_position_is_a_cage() {
                 Some(Failure::AllHome | Failure::BoardEmpty) => "escape found",
                 Some(Failure::DepthLimit(_)) => "depth limit",
                 Some(Failure::NodeLimit(_)) => "node limit",
-                Some(Failure::Invalid(_)) | None => "invalid",
+                Some(Failure::Invalid(_) | Failure::Cancelled) | None => "invalid",
             };
             *outcomes.entry(kind.to_owned()).or_default() += 1;
         }
@@ -727,4 +727,46 @@ fn a_cage_proven_once_is_not_verified_again() {
     assert_eq!(again.nodes, 0);
     let refused = CageStore::new().insert(Cage::parse_line("8/8/8/8/8/8/4PPrP/7K").expect("claim"));
     assert!(refused.is_err());
+}
+
+/// A cage file of hard claims is refused within the load's overall budget, every refused line is
+/// reported (not only the first), and a cancelled load or verification stops at once.
+#[test]
+fn cage_work_has_an_overall_budget_and_stops_on_cancel() {
+    use retrace_legal::cage::{verify_cancellable, Failure, LoadBudget, VerifyOptions};
+    use std::sync::atomic::AtomicBool;
+    // r2-D-157's second hint cage: more than 200,000 nodes, so never proven within these budgets.
+    let hard = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1";
+    let hard_too = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1";
+    let text = format!("{hard}\n8/8/8/8/8/8/4PPrP/7K\nnot a cage\n{hard_too}\n{hard}\n");
+    let budget = LoadBudget {
+        per_cage: 1_000,
+        total: 1_500,
+        cancel: None,
+    };
+    let (store, errors) = CageStore::load_within(&text, &budget);
+    assert!(store.is_empty());
+    let lines: Vec<usize> = errors.iter().map(|(n, _)| *n).collect();
+    assert_eq!(lines, vec![1, 2, 3, 4, 5], "{errors:?}");
+    let spent: Vec<String> = errors.iter().map(|(_, e)| e.to_string()).collect();
+    assert!(spent[0].contains("1000 nodes"), "{spent:?}");
+    assert!(spent[3].contains("500 nodes"), "{spent:?}");
+    assert!(spent[4].contains("1500 nodes"), "{spent:?}");
+
+    let cancel = AtomicBool::new(true);
+    let cancelled = LoadBudget {
+        cancel: Some(&cancel),
+        ..LoadBudget::default()
+    };
+    let (_, errors) = CageStore::load_within(&format!("{hard}\n"), &cancelled);
+    assert!(errors[0].1.to_string().contains("cancelled"), "{errors:?}");
+    let claim = Cage::parse_line(hard).expect("claim");
+    let v = verify_cancellable(
+        &claim,
+        &CageStore::new(),
+        &VerifyOptions::default(),
+        Some(&cancel),
+    );
+    assert_eq!(v.failure, Some(Failure::Cancelled));
+    assert!(v.nodes <= retrace_legal::cage::CANCEL_POLL);
 }

@@ -635,14 +635,27 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
         return Ok(CageStore::new());
     };
     let text = read_text_file(file, "cage file").map_err(CliError::BadInput)?;
-    let (store, errors) = CageStore::load(&text);
-    match errors.first() {
-        None => Ok(store),
-        Some((line, err)) => Err(CliError::BadInput(format!(
-            "cage file {} line {line}: {err}",
-            file.display()
-        ))),
+    let cancel = interrupt_flag();
+    let budget = retrace_legal::cage::LoadBudget {
+        cancel: Some(&cancel),
+        ..retrace_legal::cage::LoadBudget::default()
+    };
+    let (store, errors) = CageStore::load_within(&text, &budget);
+    if errors.is_empty() {
+        return Ok(store);
     }
+    // Every refused line, in one line of error.
+    let all: Vec<String> = errors
+        .iter()
+        .map(|(line, err)| format!("line {line}: {err}"))
+        .collect();
+    Err(CliError::BadInput(format!(
+        "cage file {}: {} line{} refused: {}",
+        file.display(),
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" },
+        all.join("; ")
+    )))
 }
 
 /// The options of `cage verify` beyond the board.
@@ -667,7 +680,9 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
         max_nodes: claim.max_nodes,
         ..retrace_legal::cage::VerifyOptions::default()
     };
-    let verification = retrace_legal::cage::verify_with(&cage, store, &options);
+    let cancel = interrupt_flag();
+    let verification =
+        retrace_legal::cage::verify_cancellable(&cage, store, &options, Some(&cancel));
     let text = if verification.verified {
         format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes)
     } else {

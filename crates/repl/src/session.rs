@@ -9,7 +9,9 @@ use std::{
     sync::{atomic::AtomicBool, Arc},
 };
 
-use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
+use retrace_legal::{
+    analyze_thoroughly, analyze_with_cages, cage::LoadBudget, Cage, CageStore, Reason,
+};
 use retrace_search::{
     line_notation, prove_within, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
     SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
@@ -180,7 +182,7 @@ impl Session {
             "step" => self.step_into(rest)?,
             "mark" => self.mark(rest)?,
             "export" => self.export(rest)?,
-            "cage" => self.cage(rest)?,
+            "cage" => self.cage(rest, &hooks.cancel)?,
             _ => {
                 // A move or a number alone is a retraction: the commonest thing to type.
                 if let Ok(text) = self.retract_text(line) {
@@ -707,11 +709,11 @@ impl Session {
 
 impl Session {
     /// `cage verify|list|forget|export|import ...`.
-    fn cage(&mut self, args: &str) -> Result<String, String> {
+    fn cage(&mut self, args: &str, cancel: &AtomicBool) -> Result<String, String> {
         let (action, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
         let rest = rest.trim();
         match action {
-            "verify" => self.cage_verify(rest),
+            "verify" => self.cage_verify(rest, cancel),
             "list" => Ok(self.cage_list()),
             "forget" => {
                 let n: usize = rest
@@ -752,13 +754,13 @@ impl Session {
                 std::fs::write(rest, text).map_err(|e| format!("cannot write {rest}: {e}"))?;
                 Ok(format!("wrote {} cage(s) to {rest}", self.cages.len()))
             }
-            "import" => self.cage_import(rest),
+            "import" => self.cage_import(rest, cancel),
             _ => Err("usage: cage verify|list|forget|export|import ... (help cage)".into()),
         }
     }
 
     /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N] [nodes N]`.
-    fn cage_verify(&mut self, args: &str) -> Result<String, String> {
+    fn cage_verify(&mut self, args: &str, cancel: &AtomicBool) -> Result<String, String> {
         let board = self.position().board().clone();
         let mut words = args.split_whitespace().peekable();
         let mut selected = board.occupied();
@@ -805,7 +807,10 @@ impl Session {
         }
         let frozen = self.position().frozen() & selected;
         let cage = Cage::from_parts(cage_board, zone, frozen, depth).map_err(|e| e.to_string())?;
-        match self.cages.insert_with(cage.clone(), &options) {
+        match self
+            .cages
+            .insert_cancellable(cage.clone(), &options, Some(cancel))
+        {
             Ok(v) => Ok(format!(
                 "verified in {} nodes and stored as cage {}: {cage}",
                 v.nodes,
@@ -829,15 +834,20 @@ impl Session {
     }
 
     /// Imports a cage file: each cage re-verified, a bad line reported and skipped.
-    fn cage_import(&mut self, file: &str) -> Result<String, String> {
+    fn cage_import(&mut self, file: &str, cancel: &AtomicBool) -> Result<String, String> {
         if file.is_empty() {
             return Err("usage: cage import <file>".into());
         }
         let text = crate::lines::read_text_file(std::path::Path::new(file), "cage file")?;
-        let (_, errors) = CageStore::load(&text);
+        let budget = LoadBudget {
+            cancel: Some(cancel),
+            ..LoadBudget::default()
+        };
+        let (_, errors) = CageStore::load_within(&text, &budget);
         let before = self.cages.len();
         let merged = format!("{}\n{text}", self.cages.export());
-        let (store, _) = CageStore::load(&merged);
+        // The cages of both proven above or before: each is not verified again.
+        let (store, _) = CageStore::load_within(&merged, &budget);
         let added = store.len().saturating_sub(before);
         self.cages = store;
         let mut report = format!("imported {added} cage(s) from {file}");

@@ -658,3 +658,32 @@ fn ctrl_c_during_proofgame_stops_it_incomplete_and_exits_130() {
     assert_eq!(doc["complete"], false);
     assert!(doc["unique"].is_null(), "{doc}");
 }
+
+#[test]
+fn a_cage_file_with_bad_lines_reports_every_one_in_one_error_line() {
+    let dir = std::env::temp_dir().join(format!("retrace-cli-badcages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bad.cages");
+    std::fs::write(
+        &file,
+        "8/8/8/8/8/8/4PPrP/7K\n# a comment\nnot a board\n8/8/8/8/8/8/PPkPP3/KR1b4\n",
+    )
+    .expect("write");
+    let out = retrace(
+        &[
+            "solve",
+            BRANDIS,
+            "--depth",
+            "1",
+            "--cages",
+            file.to_str().expect("path"),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("2 lines refused"), "{err}");
+    assert!(err.contains("line 1:") && err.contains("line 3:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

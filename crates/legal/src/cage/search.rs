@@ -59,6 +59,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt;
@@ -84,6 +85,8 @@ pub enum Failure {
     AllHome,
     /// The claim is malformed (the message of its [`super::CageError`]).
     Invalid(String),
+    /// The caller's cancel flag was set.
+    Cancelled,
 }
 
 impl fmt::Display for Failure {
@@ -96,6 +99,7 @@ impl fmt::Display for Failure {
                 f.write_str("every remaining unit can be back on its square of the initial array")
             }
             Failure::Invalid(why) => write!(f, "the claim is malformed: {why}"),
+            Failure::Cancelled => f.write_str("the verification was cancelled"),
         }
     }
 }
@@ -145,6 +149,18 @@ pub fn verify(cage: &Cage, store: &CageStore) -> Verification {
 /// Verifies `cage` (see the module documentation for the algorithm).
 #[must_use]
 pub fn verify_with(cage: &Cage, store: &CageStore, options: &VerifyOptions) -> Verification {
+    verify_cancellable(cage, store, options, None)
+}
+
+/// [`verify_with`] that stops with [`Failure::Cancelled`] soon after `cancel` is set (it is looked
+/// at every [`CANCEL_POLL`] nodes).
+#[must_use]
+pub fn verify_cancellable(
+    cage: &Cage,
+    store: &CageStore,
+    options: &VerifyOptions,
+    cancel: Option<&AtomicBool>,
+) -> Verification {
     if let Err(e) = cage.validate() {
         return Verification {
             verified: false,
@@ -158,6 +174,7 @@ pub fn verify_with(cage: &Cage, store: &CageStore, options: &VerifyOptions) -> V
         return v;
     }
     let mut search = Search::new(cage, store, options);
+    search.cancel = cancel;
     let root = search.gen.root(cage);
     let result = match root.clone() {
         None => Ok(()),
@@ -195,7 +212,9 @@ pub fn verify_with(cage: &Cage, store: &CageStore, options: &VerifyOptions) -> V
             failure: Some(failure),
         },
     };
-    store.cache_result(key, &verification);
+    if verification.failure != Some(Failure::Cancelled) {
+        store.cache_result(key, &verification);
+    }
     verification
 }
 
@@ -855,8 +874,13 @@ const MAX_NESTING: u8 = 2;
 /// The least budget worth giving the search of a reduced node.
 const MIN_REDUCED_BUDGET: u64 = 32;
 
+/// How often (in nodes) a verification looks at its cancel flag.
+pub const CANCEL_POLL: u64 = 1 << 10;
+
 /// One verification in progress.
 pub(crate) struct Search<'s> {
+    /// Set from outside to stop the verification.
+    cancel: Option<&'s AtomicBool>,
     pub(crate) gen: Generator,
     store: &'s CageStore,
     depth: u32,
@@ -879,6 +903,7 @@ impl<'s> Search<'s> {
             store,
             depth: cage.depth,
             max_nodes: options.max_nodes,
+            cancel: None,
             nodes: 0,
             tt: HashMap::default(),
             path: Vec::new(),
@@ -943,6 +968,7 @@ impl<'s> Search<'s> {
             return false;
         }
         let mut sub = Search {
+            cancel: self.cancel,
             gen: Generator::new(self.gen.zone, false),
             store: self.store,
             depth: self.depth,
@@ -1032,6 +1058,12 @@ impl<'s> Search<'s> {
             let Some(state) = states[i].take() else {
                 continue;
             };
+            if self.nodes.is_multiple_of(CANCEL_POLL)
+                && self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                self.path = line(&info, i);
+                return Err(Failure::Cancelled);
+            }
             if self.nodes >= self.max_nodes {
                 self.path = line(&info, i);
                 return Err(Failure::NodeLimit(self.max_nodes));

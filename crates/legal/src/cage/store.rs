@@ -1,6 +1,7 @@
 //! The cage store: verified cages only, their file format, and their use by the analysis.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
@@ -10,7 +11,7 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Board, ByColor, Color, Role};
 
 use super::format::{Cage, CageError};
-use super::search::{covers, verify_with, Node, State, Verification, VerifyOptions};
+use super::search::{covers, verify_cancellable, Node, State, Verification, VerifyOptions};
 use crate::{
     checks::color_name,
     types::{squares_text, Reason, ReasonCode},
@@ -82,6 +83,30 @@ fn learnt_covers(
         && l.node.frozen.is_subset(frozen)
         && (l.node.pending.is_none() || l.node.pending == pending)
         && covers(&l.rem, rem)
+}
+
+/// The limits of [`CageStore::load_within`].
+#[derive(Clone, Copy, Debug)]
+pub struct LoadBudget<'a> {
+    /// Nodes each claim's verification may expand.
+    pub per_cage: u64,
+    /// Nodes all verifications of a load may expand together.
+    pub total: u64,
+    /// Set from outside to stop the load; the claims not yet proven are refused.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Default for LoadBudget<'_> {
+    /// The default verification budget for each claim ([`VerifyOptions::default`]) and ten times
+    /// that for a whole file: a file of hard claims is refused in seconds, line by line.
+    fn default() -> Self {
+        let per_cage = VerifyOptions::default().max_nodes;
+        LoadBudget {
+            per_cage,
+            total: per_cage * 10,
+            cancel: None,
+        }
+    }
 }
 
 /// Verified cages, exported and imported as a cage file; the analysis uses them through
@@ -179,6 +204,17 @@ impl CageStore {
         cage: Cage,
         options: &VerifyOptions,
     ) -> Result<Verification, CageError> {
+        self.insert_cancellable(cage, options, None)
+    }
+
+    /// [`CageStore::insert_with`] that gives up with [`super::Failure::Cancelled`] soon after
+    /// `cancel` is set.
+    pub fn insert_cancellable(
+        &mut self,
+        cage: Cage,
+        options: &VerifyOptions,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Verification, CageError> {
         cage.validate()?;
         let line = cage.to_string();
         let v = if proven_before(&line) {
@@ -189,7 +225,7 @@ impl CageStore {
                 failure: None,
             }
         } else {
-            verify_with(&cage, self, options)
+            verify_cancellable(&cage, self, options, cancel)
         };
         if v.verified {
             remember_claim(line);
@@ -215,6 +251,18 @@ impl CageStore {
     /// claims are retried while others keep getting proven.
     #[must_use]
     pub fn load(text: &str) -> (CageStore, Vec<(usize, CageError)>) {
+        CageStore::load_within(text, &LoadBudget::default())
+    }
+
+    /// [`CageStore::load`] within `budget`: every claim gets at most `budget.per_cage` nodes, all
+    /// together at most `budget.total` (a claim left when it is spent is refused with
+    /// [`super::Failure::NodeLimit`]), and a set cancel flag refuses the rest with
+    /// [`super::Failure::Cancelled`]. Every refused line is reported, not only the first.
+    #[must_use]
+    pub fn load_within(
+        text: &str,
+        budget: &LoadBudget<'_>,
+    ) -> (CageStore, Vec<(usize, CageError)>) {
         let mut store = CageStore::new();
         let mut errors = Vec::new();
         let mut waiting = Vec::new();
@@ -225,12 +273,42 @@ impl CageStore {
                 Err(e) => errors.push((i + 1, e)),
             }
         }
+        let mut spent = 0u64;
         loop {
             let before = store.len();
             let mut refused = Vec::new();
             for (n, cage) in waiting {
-                if let Err(e) = store.insert(cage.clone()) {
+                let left = budget.total.saturating_sub(spent);
+                let cancelled = budget.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+                if left == 0 || cancelled {
+                    let failure = if cancelled {
+                        super::Failure::Cancelled
+                    } else {
+                        super::Failure::NodeLimit(budget.total)
+                    };
+                    let e = CageError::NotVerified {
+                        failure,
+                        escape: Vec::new(),
+                    };
                     refused.push((n, cage, e));
+                    continue;
+                }
+                let options = VerifyOptions {
+                    max_nodes: budget.per_cage.min(left),
+                    ..VerifyOptions::default()
+                };
+                match store.insert_cancellable(cage.clone(), &options, budget.cancel) {
+                    Ok(v) => spent += v.nodes,
+                    Err(e) => {
+                        if let CageError::NotVerified {
+                            failure: super::Failure::NodeLimit(n),
+                            ..
+                        } = &e
+                        {
+                            spent += n;
+                        }
+                        refused.push((n, cage, e));
+                    }
                 }
             }
             if store.len() == before || refused.is_empty() {
