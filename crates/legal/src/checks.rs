@@ -9,47 +9,20 @@
 //! attacked there. Where the test has to guess (is the arrival square an uncapture? may the mover
 //! castle?) it guesses in favour of legality, so the rule stays sound.
 
-use retrace_unmove::RetroPosition;
+use retrace_unmove::{pawn_forward, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Rank, Role, Square};
 
-use crate::types::{squares_text, Reason, ReasonCode};
+use crate::text::{color_adj, squares_text};
+use crate::types::{Reason, ReasonCode};
 
-/// One pawn step forward for `color`, as a square offset.
-const fn forward(color: Color) -> i32 {
-    match color {
-        Color::White => 8,
-        Color::Black => -8,
-    }
-}
-
-/// Colour name for messages.
-pub(crate) fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-/// Lower-case colour name for messages.
-pub(crate) fn color_adj(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-/// The king square of `color` (a retro position always has exactly one).
-fn king(pos: &RetroPosition, color: Color) -> Option<Square> {
-    (pos.board().kings() & pos.board().by_color(color)).first()
-}
+// The cage modules still import the colour names from here.
+pub(crate) use crate::text::color_name;
 
 /// Appends every check contradiction of `pos` to `out`. Returns whether one was found.
 pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Vec<Reason>) -> bool {
     let before = out.len();
     let mover = pos.retracting();
-    let (Some(our_king), Some(their_king)) = (king(pos, mover), king(pos, mover.other())) else {
-        return false;
-    };
+    let (our_king, their_king) = (pos.king_of(mover), pos.king_of(mover.other()));
     if attacks::king_attacks(our_king).contains(their_king) {
         out.push(Reason::new(
             ReasonCode::KingsAdjacent,
@@ -150,7 +123,7 @@ fn pawn_origins(color: Color, to: Square) -> Bitboard {
         return Bitboard::EMPTY;
     }
     let behind = to
-        .offset(-forward(color))
+        .offset(-pawn_forward(color))
         .map_or(Bitboard::EMPTY, Bitboard::from_square);
     behind | attacks::pawn_attacks(color.other(), to)
 }
@@ -192,7 +165,7 @@ fn checker_move_explains(pos: &RetroPosition, to: Square, king: Square) -> bool 
             let behind = pawn_origins(mover, to) & !attacks::pawn_attacks(mover.other(), to);
             let mut straight = behind & empty;
             if mover.relative_rank(to.rank()) == Rank::Fourth {
-                if let Some(two) = to.offset(-2 * forward(mover)) {
+                if let Some(two) = to.offset(-2 * pawn_forward(mover)) {
                     if straight.any() && empty.contains(two) {
                         straight.add(two);
                     }
@@ -214,7 +187,7 @@ fn checker_move_explains(pos: &RetroPosition, to: Square, king: Square) -> bool 
             );
             if to.rank() == mover.relative_rank(Rank::Eighth) {
                 let behind = to
-                    .offset(-forward(mover))
+                    .offset(-pawn_forward(mover))
                     .map_or(Bitboard::EMPTY, Bitboard::from_square);
                 candidates[1] = (behind & empty, Role::Pawn, false);
                 candidates[2] = (
@@ -255,7 +228,9 @@ fn en_passant_explains(pos: &RetroPosition, king: Square) -> bool {
         .into_iter()
         .any(|to| {
             // The captured pawn started right in front of the capturer's arrival square.
-            let start_empty = to.offset(forward(mover)).is_some_and(|s| empty.contains(s));
+            let start_empty = to
+                .offset(pawn_forward(mover))
+                .is_some_and(|s| empty.contains(s));
             start_empty
                 && (attacks::pawn_attacks(mover.other(), to) & empty)
                     .into_iter()
@@ -298,16 +273,14 @@ pub(crate) fn retro_stalemate(pos: &RetroPosition, out: &mut Vec<Reason>) {
         None if pos.is_check() => format!(
             "the check on the {} king on {} from {} cannot have been given by any move",
             color_adj(mover.other()),
-            king(pos, mover.other()).map_or_else(String::new, |k| k.to_string()),
+            pos.king_of(mover.other()),
             squares_text(pos.attacked_king(mover.other()))
         ),
         None => "every unit of that side is blocked or would have given an impossible check".into(),
     };
     let mut squares = pos.attacked_king(mover.other());
     if squares.any() {
-        if let Some(k) = king(pos, mover.other()) {
-            squares.add(k);
-        }
+        squares.add(pos.king_of(mover.other()));
     }
     if let Some(pawn) = pos.forced_double_step() {
         squares.add(pawn);

@@ -42,6 +42,7 @@ mod material;
 mod pawns;
 mod promotion;
 mod statics;
+mod text;
 mod types;
 
 use std::cell::RefCell;

@@ -29,8 +29,8 @@
 use retrace_unmove::RetroPosition;
 use shakmaty::Bitboard;
 
+use crate::text::color_name;
 use crate::{
-    checks::color_name,
     types::{Reason, ReasonCode},
     Analyzer,
 };

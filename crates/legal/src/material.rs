@@ -3,12 +3,12 @@
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color, Role};
 
+use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
-    checks::{color_adj, color_name},
     pawns::{capturing_pawns, impossible_group, PawnCache},
     promotion,
     statics::{homes, Statics},
-    types::{squares_text, Captures, Reason, ReasonCode},
+    types::{Captures, Reason, ReasonCode},
 };
 
 /// The promoted units one side must have, by kind.
@@ -105,7 +105,7 @@ pub(crate) fn promoted(
                 class.name,
                 squares_text(free),
                 available,
-                if available == 1 { "" } else { "s" }
+                plural(available)
             ));
         }
     }
@@ -155,10 +155,10 @@ pub(crate) fn count_reasons(
                  missing",
                 color_name(color),
                 promoted.total,
-                if promoted.total == 1 { "" } else { "s" },
+                plural(promoted.total),
                 why.join("; "),
                 color_adj(color),
-                if missing == 1 { "" } else { "s" },
+                plural(missing),
                 if missing == 1 { "is" } else { "are" }
             ),
             promoted.squares,
@@ -287,10 +287,10 @@ pub(crate) fn captures(
                 "{} must have made at least {total} capture{} ({}), but {} is missing only {missing} \
                  unit{}",
                 color_name(color),
-                if total == 1 { "" } else { "s" },
+                plural(total),
                 parts.join("; "),
                 color_name(them),
-                if missing == 1 { "" } else { "s" }
+                plural(missing)
             )
             ,
             squares,

@@ -28,12 +28,12 @@ use std::cell::RefCell;
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Board, Color, File, Rank, Square};
 
+use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
-    checks::{color_adj, color_name},
     material::classes,
     pawns::plain_cost,
     statics::{promotion_squares, region_cut, timed_forward, Statics, TimedList},
-    types::{squares_text, Reason, ReasonCode},
+    types::{Reason, ReasonCode},
 };
 
 /// "Unreachable" in the tables.
@@ -418,7 +418,7 @@ pub(crate) fn reason(
         Some(c) => format!(
             "the pawns on the board and the pawns that promoted need at least {c} capture{} to \
              reach their squares around the units that never moved",
-            if c == 1 { "" } else { "s" }
+            plural(c)
         ),
         None => "no pawn can have walked to those squares around the units that never moved".into(),
     };
@@ -492,7 +492,7 @@ pub(crate) fn no_promotion_square(
                 class.units.count(),
                 class.name,
                 squares_text(class.units),
-                if available == 1 { "" } else { "s" },
+                plural(available),
                 squares_text(stuck),
             ),
             squares,
@@ -524,7 +524,7 @@ pub(crate) fn walk_reason(
     }
     let several = blocked.more_than_one();
     let need = match found {
-        Some(c) => format!("at least {c} capture{}", if c == 1 { "" } else { "s" }),
+        Some(c) => format!("at least {c} capture{}", plural(c)),
         None => "more captures than any walk allows".into(),
     };
     Reason::new(
@@ -561,7 +561,7 @@ pub(crate) fn missing_only(them: Color, missing: u32, by_pieces: u32) -> String 
     format!(
         "{} is missing only {missing} unit{}{}",
         color_name(them),
-        if missing == 1 { "" } else { "s" },
+        plural(missing),
         if by_pieces > 0 {
             format!(" and pieces captured {by_pieces} of them")
         } else {

@@ -30,11 +30,12 @@
 //!   behind h7-h6). Each such pawn is used alone, the others counted as open, which
 //!   over-approximates the paths and so stays sound.
 
-use retrace_unmove::RetroPosition;
+use retrace_unmove::{pawn_forward, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Piece, Rank, Role, Square};
 
+use crate::text::{color_adj, squares_text};
 use crate::{
-    types::{squares_text, Reason, ReasonCode},
+    types::{Reason, ReasonCode},
     CAGE_LIMIT,
 };
 
@@ -193,7 +194,7 @@ pub(crate) fn promotion_squares(color: Color, fixed: Bitboard) -> Bitboard {
     (last & !fixed)
         .into_iter()
         .filter(|&p| {
-            let back = if color.is_white() { -8 } else { 8 };
+            let back = -pawn_forward(color);
             let straight = p
                 .offset(back)
                 .map_or(Bitboard::EMPTY, Bitboard::from_square);
@@ -318,7 +319,7 @@ pub(crate) fn one_step_origins(
     if role != Role::Pawn || color.relative_rank(to.rank()) != Rank::Third {
         return None;
     }
-    let back = if color.is_white() { -8 } else { 8 };
+    let back = -pawn_forward(color);
     let straight = to
         .offset(back)
         .map_or(Bitboard::EMPTY, Bitboard::from_square);
@@ -926,7 +927,7 @@ pub(crate) fn pawn_landings(
         }
         let advanced = crate::pawns::advance(by, sq);
         for back in 0..advanced {
-            let Some(behind) = sq.offset(if by.is_white() { -8 } else { 8 } * back) else {
+            let Some(behind) = sq.offset(-pawn_forward(by) * back) else {
                 continue;
             };
             for file in File::ALL {
@@ -993,11 +994,7 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
         } else {
             format!("from {} or from a promotion square", squares_text(home))
         };
-        let unit = format!(
-            "the {} {} on {sq}",
-            crate::checks::color_adj(color),
-            role_name(role)
-        );
+        let unit = format!("the {} {} on {sq}", color_adj(color), role_name(role));
         let (code, message, squares) = match wall {
             Wall::Static => (
                 ReasonCode::UnreachableSquare,
@@ -1047,7 +1044,7 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                     captured = format!(
                         ", or that {} pawns reached by a capture in their only move ({}): \
                          attacked from their start square before it, occupied after it",
-                        crate::checks::color_adj(color.other()),
+                        color_adj(color.other()),
                         list.join(", ")
                     );
                 }
@@ -1058,7 +1055,7 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                          never moved (on {}) attack at every moment{captured}, or squares walled \
                          by them",
                         squares_text(guarded),
-                        crate::checks::color_adj(color.other()),
+                        color_adj(color.other()),
                         squares_text(guards)
                     ),
                     squares,
@@ -1097,7 +1094,7 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                          (and each attacked by the pawn while it stood there), and with the \
                          units that never moved that shuts every path, whichever square it came \
                          from",
-                        crate::checks::color_adj(pawn_color),
+                        color_adj(pawn_color),
                         squares_or(starts),
                         squares_or(starts),
                     ),
@@ -1121,7 +1118,7 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                 "no unit but a knight can enter or leave {} (their neighbours never moved), so only \
                  the {} originals of those squares can stand there, but {} cannot be one of them",
                 squares_text(r.segment),
-                crate::checks::color_adj(r.color),
+                color_adj(r.color),
                 squares_text(r.wrong)
             )
         } else {
@@ -1135,7 +1132,7 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
                 } else {
                     "is"
                 },
-                crate::checks::color_adj(r.color),
+                color_adj(r.color),
                 squares_text(r.wrong)
             )
         };

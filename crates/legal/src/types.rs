@@ -264,16 +264,8 @@ impl Analysis {
     }
 }
 
-/// Squares written as `a1, b2 and c3` for messages.
-#[must_use]
-pub(crate) fn squares_text(squares: Bitboard) -> String {
-    let names: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
-    match names.len() {
-        0 => String::new(),
-        1 => names[0].clone(),
-        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
-    }
-}
+// The cage modules still import the square lists from here.
+pub(crate) use crate::text::squares_text;
 
 #[cfg(test)]
 mod tests {

@@ -21,7 +21,7 @@ mod zobrist;
 
 pub use error::{ColorName, NotationError, SetupError};
 pub use perft::{retro_perft, retro_perft_limited, PerftCount, PerftLimit};
-pub use position::{castling_squares, FenFacts, RetroPosition, EP_MODE};
+pub use position::{castling_squares, pawn_forward, FenFacts, RetroPosition, EP_MODE};
 pub use retraction::Retraction;
 pub use shakmaty;
 

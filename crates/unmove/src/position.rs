@@ -417,8 +417,10 @@ impl RetroPosition {
             .attacks_to(king, color.other(), self.board.occupied())
     }
 
+    /// The square of the king of `color` (a retro position always has exactly one).
     #[inline]
-    pub(crate) fn king_of(&self, color: Color) -> Square {
+    #[must_use]
+    pub fn king_of(&self, color: Color) -> Square {
         // Invariant: exactly one king per side.
         match (self.board.kings() & self.board.by_color(color)).first() {
             Some(sq) => sq,
@@ -574,9 +576,11 @@ impl std::fmt::Display for RetroPosition {
     }
 }
 
-/// Square offset of one pawn step forward for `color`.
+/// Square offset of one pawn step forward for `color` (`8` for White, `-8` for Black); a step back
+/// is its negation.
 #[inline]
-pub(crate) const fn pawn_forward(color: Color) -> i32 {
+#[must_use]
+pub const fn pawn_forward(color: Color) -> i32 {
     match color {
         Color::White => 8,
         Color::Black => -8,

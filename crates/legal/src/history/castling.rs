@@ -37,14 +37,15 @@
 //! and one of the facts applies (a static enemy king, or a side whose pawns made no capture), and
 //! only when nothing else has proven the position illegal.
 
+use retrace_unmove::pawn_forward;
 use shakmaty::{attacks, Bitboard, Color, Rank, Square};
 
 use super::Known;
+use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
-    checks::{color_adj, color_name},
     promotion::{self, Demand},
     statics::{promotion_squares, Statics, Timed, TimedList},
-    types::{squares_text, Reason, ReasonCode},
+    types::{Reason, ReasonCode},
 };
 
 /// Squares from which a pawn of `us` would check the king of the other side when that king never
@@ -70,7 +71,7 @@ fn straight_steps(known: &Known<'_>, timed: &mut TimedList) -> Bitboard {
             continue;
         }
         let third = Bitboard::from_rank(color.relative_rank(Rank::Third));
-        let back = if color.is_white() { -8 } else { 8 };
+        let back = -pawn_forward(color);
         for to in board.by_piece(color.pawn()) & third {
             let Some(from) = to.offset(back) else {
                 continue;
@@ -205,7 +206,7 @@ fn reason(
         Some(c) => format!(
             "the pawns on the board and the pawns that promoted need at least {c} capture{} to \
              reach those squares",
-            if c == 1 { "" } else { "s" }
+            plural(c)
         ),
         None => "no pawn can have walked to a square it promotes on".into(),
     };

@@ -23,12 +23,12 @@
 use shakmaty::{Bitboard, Color, Role};
 
 use super::{capture_squares::captures_avoid, Known};
+use crate::text::{color_name, plural, squares_text};
 use crate::{
-    checks::color_name,
     pawns::{advance, capturing_pawns},
     promotion::demands,
     statics::homes,
-    types::{squares_text, Reason, ReasonCode},
+    types::{Reason, ReasonCode},
 };
 
 /// Appends a [`ReasonCode::BishopCaptureColour`] reason for every missing bishop that no capture
@@ -107,7 +107,7 @@ pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Vec<Reason>) {
                     color_name(taker),
                     parts.join(" "),
                     color_name(victim),
-                    if missing == 1 { "" } else { "s" }
+                    plural(missing)
                 ),
                 squares | home | promoted,
             ));

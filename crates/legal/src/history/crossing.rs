@@ -17,10 +17,10 @@
 use shakmaty::{Bitboard, Color};
 
 use super::Known;
+use crate::text::{color_name, plural, squares_text};
 use crate::{
-    checks::color_name,
     pawns::PawnCost,
-    types::{squares_text, Reason, ReasonCode},
+    types::{Reason, ReasonCode},
 };
 
 /// Most white pawns in crossed pairs for which the choices are enumerated.
@@ -119,7 +119,7 @@ pub(crate) fn crossed_pawns(known: &Known<'_>, out: &mut Vec<Reason>) {
              of the pawns that left fits (pawns on {})",
             list.join(", "),
             color_name(Color::White),
-            if budget_w == 1 { "" } else { "s" },
+            plural(budget_w),
             color_name(Color::Black),
             squares_text(squares)
         ),

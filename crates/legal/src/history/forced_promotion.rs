@@ -31,11 +31,11 @@
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::Known;
+use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
-    checks::{color_adj, color_name},
     pawns::{plain_cost, PawnCost},
     statics::{bounded_flood, promotion_squares, Timed},
-    types::{squares_text, Reason, ReasonCode},
+    types::{Reason, ReasonCode},
 };
 
 /// "Unreachable" in the tables.
@@ -160,7 +160,7 @@ fn side(known: &Known<'_>, c: Color) -> Option<Reason> {
                     color_name(c),
                     color_adj(c),
                     file.char(),
-                    if spare == 1 { "" } else { "s" },
+                    plural(spare),
                     if squares.is_empty() {
                         "no square at all".to_string()
                     } else {

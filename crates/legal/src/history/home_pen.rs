@@ -20,12 +20,12 @@
 use shakmaty::{Bitboard, Color, Square};
 
 use super::Known;
+use crate::text::{color_adj, squares_text};
 use crate::{
-    checks::color_adj,
     material::classes,
     promotion::origins_of,
     statics::{promotion_squares, region_cut},
-    types::{squares_text, Reason, ReasonCode},
+    types::{Reason, ReasonCode},
 };
 
 /// Largest region looked at, in squares.

@@ -15,6 +15,7 @@
 //! The squares of such units are then occupied from `T` on as well, so the rule is applied again
 //! until nothing changes. Pawns are left out (they arrive from behind, not from their steps).
 
+use retrace_unmove::pawn_forward;
 use shakmaty::{attacks, Bitboard, Board, Piece, Rank};
 
 use crate::statics::steps;
@@ -33,7 +34,7 @@ pub(crate) fn locked(board: &Board, blocked: Bitboard) -> Bitboard {
             };
             let mut entries = steps(role, sq);
             if sq.rank() == color.relative_rank(Rank::Eighth) {
-                let back = if color.is_white() { -8 } else { 8 };
+                let back = -pawn_forward(color);
                 entries |= sq
                     .offset(back)
                     .map_or(Bitboard::EMPTY, Bitboard::from_square);

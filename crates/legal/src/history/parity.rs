@@ -53,8 +53,8 @@
 use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
 
 use super::{locked::locked, Known};
+use crate::text::color_name;
 use crate::{
-    checks::color_name,
     pawns::{advance, plain_cost},
     promotion,
     statics::{dilate, homes, permanently_attacked, Timed},

@@ -22,13 +22,14 @@
 //! or leave the corner only by a promotion on b1, which needs a pawn on a2, and the pen is a2 and
 //! b1: when the second bishop was promoted, the first had no square left.
 
+use retrace_unmove::pawn_forward;
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use super::Known;
+use crate::text::{color_adj, plural, squares_text};
 use crate::{
-    checks::color_adj,
     statics::{dilate, promotion_squares, region_cut},
-    types::{squares_text, Reason, ReasonCode},
+    types::{Reason, ReasonCode},
 };
 
 /// Largest pen (in squares) looked at.
@@ -36,7 +37,7 @@ const LIMIT: usize = 12;
 
 /// The squares a pawn of `color` promotes from onto `q` (straight or capturing), not static.
 fn origins(color: Color, q: Square, fixed: Bitboard) -> Bitboard {
-    let back = if color.is_white() { -8 } else { 8 };
+    let back = -pawn_forward(color);
     let straight = q
         .offset(back)
         .map_or(Bitboard::EMPTY, Bitboard::from_square);
@@ -148,7 +149,7 @@ fn reason(known: &Known<'_>, color: Color, c: &Crowded) -> Reason {
             squares_text(c.units),
             squares_text(c.pen),
             squares_text(c.squares),
-            if left == 1 { "" } else { "s" },
+            plural(left),
             if inside { " nor the pawn's" } else { "" },
         ),
         c.units | c.pen | c.from,

@@ -19,10 +19,8 @@
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
-use crate::{
-    checks::color_adj,
-    types::{squares_text, Reason, ReasonCode},
-};
+use crate::text::{color_adj, squares_text};
+use crate::types::{Reason, ReasonCode};
 
 /// Appends a [`ReasonCode::TrappedRook`] reason for every trapped rook of `pos`.
 pub(crate) fn trapped_rooks(pos: &RetroPosition, out: &mut Vec<Reason>) {
