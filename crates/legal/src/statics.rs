@@ -478,6 +478,12 @@ pub(crate) fn timed_forward(
     Some(before | after).filter(|b| b.count() <= limit)
 }
 
+/// The closure of `seeds` under steps of `role` into `open` squares.
+pub(crate) fn flood(role: Role, seeds: Bitboard, open: Bitboard) -> Bitboard {
+    // Never `None`: no closure exceeds an unlimited size.
+    bounded_flood(role, seeds, open, usize::MAX).unwrap_or(seeds)
+}
+
 /// [`flood`], given up (`None`) as soon as it exceeds `limit` squares.
 pub(crate) fn bounded_flood(
     role: Role,

@@ -57,7 +57,7 @@ use crate::text::color_name;
 use crate::{
     pawns::{advance, plain_cost},
     promotion,
-    statics::{dilate, homes, permanently_attacked, Timed},
+    statics::{dilate, flood, homes, permanently_attacked, Timed},
     types::{Reason, ReasonCode},
 };
 
@@ -65,20 +65,6 @@ use crate::{
 const MAX_TIMED: usize = 4;
 /// Most branches (assignments and fates) examined before giving up.
 const MAX_BRANCHES: usize = 20_000;
-
-/// The closure of `seeds` under steps of `role` into `open` squares.
-fn flood(role: Role, seeds: Bitboard, open: Bitboard) -> Bitboard {
-    let mut seen = seeds;
-    let mut frontier = seeds;
-    loop {
-        let next = dilate(role, frontier) & open & !seen;
-        if next.is_empty() {
-            return seen;
-        }
-        seen |= next;
-        frontier = next;
-    }
-}
 
 /// Squares of `a` with a square of `b` right next to them on the `east` side (one file up).
 fn east(b: Bitboard) -> Bitboard {
