@@ -31,7 +31,7 @@
 //!   over-approximates the paths and so stays sound.
 
 use retrace_unmove::{pawn_forward, RetroPosition};
-use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Piece, Rank, Role, Square};
+use shakmaty::{attacks, Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 
 use crate::text::{color_adj, squares_text};
 use crate::{
@@ -749,13 +749,13 @@ fn segments(board: &Board, color: Color, fixed: &mut Bitboard, out: &mut Statics
             });
             continue;
         }
-        // Originals still to be matched, by role index.
-        let mut left = [0u8; 6];
+        // Originals still to be matched, by role.
+        let mut left = ByRole::<u8>::default();
         let mut knights = false;
         for sq in segment {
             if let Some(role) = home_role(color, sq) {
                 knights |= role == Role::Knight;
-                left[role as usize - 1] += 1;
+                left[role] += 1;
             }
         }
         if knights {
@@ -770,7 +770,7 @@ fn segments(board: &Board, color: Color, fixed: &mut Bitboard, out: &mut Statics
             if piece.role == Role::Knight {
                 continue;
             }
-            let slot = &mut left[piece.role as usize - 1];
+            let slot = &mut left[piece.role];
             if piece.color != color || *slot == 0 {
                 intruders.add(sq);
             } else {
@@ -807,12 +807,12 @@ fn segments(board: &Board, color: Color, fixed: &mut Bitboard, out: &mut Statics
                 *fixed |= segment;
             }
         } else if present + 1 == n {
-            let Some(missing) = left.iter().position(|&c| c == 1) else {
+            let Some(missing) = left.find(|&c| c == 1) else {
                 continue;
             };
             let homes_of: Bitboard = segment
                 .into_iter()
-                .filter(|&sq| home_role(color, sq).map(|r| r as usize - 1) == Some(missing))
+                .filter(|&sq| home_role(color, sq) == Some(missing))
                 .collect();
             if let Some(sq) = homes_of.single_square() {
                 out.died_at_home.get_mut(color).add(sq);

@@ -445,10 +445,18 @@ fn fates(color: Color, start: u32, budget: u32, fixed: Bitboard) -> Vec<Fate> {
     out
 }
 
-/// The originals of `color` missing from the board by kind, as (knights, rooks, queens, light
-/// bishops, dark bishops), less those proven captured at home (`dead`). Valid when no unit of
-/// `color` is promoted.
-fn missing_pieces(known: &Known<'_>, color: Color, dead: Bitboard) -> [u32; 5] {
+/// The originals of one side missing from the board by kind, less those proven captured at home.
+struct MissingPieces {
+    knights: u32,
+    rooks: u32,
+    queens: u32,
+    /// Bishops of the light squares (the parity argument needs no other bishops).
+    light_bishops: u32,
+}
+
+/// The originals of `color` missing from the board by kind, less those proven captured at home
+/// (`dead`). Valid when no unit of `color` is promoted.
+fn missing_pieces(known: &Known<'_>, color: Color, dead: Bitboard) -> MissingPieces {
     let board = known.pos.board();
     let count = |role: Role, squares: Bitboard| -> u32 {
         let originals = (homes(color, role) & squares).count() as u32;
@@ -456,13 +464,12 @@ fn missing_pieces(known: &Known<'_>, color: Color, dead: Bitboard) -> [u32; 5] {
         let died = (homes(color, role) & squares & dead).count() as u32;
         originals.saturating_sub(on_board).saturating_sub(died)
     };
-    [
-        count(Role::Knight, Bitboard::FULL),
-        count(Role::Rook, Bitboard::FULL),
-        count(Role::Queen, Bitboard::FULL),
-        count(Role::Bishop, Bitboard::LIGHT_SQUARES),
-        count(Role::Bishop, Bitboard::DARK_SQUARES),
-    ]
+    MissingPieces {
+        knights: count(Role::Knight, Bitboard::FULL),
+        rooks: count(Role::Rook, Bitboard::FULL),
+        queens: count(Role::Queen, Bitboard::FULL),
+        light_bishops: count(Role::Bishop, Bitboard::LIGHT_SQUARES),
+    }
 }
 
 /// One side's part of a branch.
@@ -511,18 +518,28 @@ impl Side<'_> {
     }
 }
 
-/// The value of `C + E` modulo 2 in one branch: `Ok(None)` if the branch is impossible,
-/// `Err(())` if it is possible but its value is not known.
+/// What one branch of pawn histories says about `C + E` modulo 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BranchValue {
+    /// No game follows the branch.
+    Impossible,
+    /// The branch is possible but its value is not known.
+    Unknown,
+    /// The branch is possible and `C + E` is this modulo 2.
+    Parity(u32),
+}
+
+/// The value of `C + E` modulo 2 in one branch.
 fn branch_value(
     known: &Known<'_>,
     sides: [&Side<'_>; 2],
     budgets: [u32; 2],
     dead: [Bitboard; 2],
-) -> Result<Option<u32>, ()> {
+) -> BranchValue {
     let mut spare = [0u32; 2];
     for (i, side) in sides.iter().enumerate() {
         let Some(y) = budgets[i].checked_sub(side.pawn_captures()) else {
-            return Ok(None);
+            return BranchValue::Impossible;
         };
         spare[i] = y;
     }
@@ -543,12 +560,12 @@ fn branch_value(
         }
         // Captures on unknown squares may have taken any of them.
         if unmatched > spare[1 - i] + taker.unknown_captures() {
-            return Ok(None);
+            return BranchValue::Impossible;
         }
     }
     // The branch is possible: its value must be known.
     if sides.iter().any(|s| s.unknown()) {
-        return Err(());
+        return BranchValue::Unknown;
     }
     let mut value = 0u32;
     for i in 0..2 {
@@ -560,10 +577,10 @@ fn branch_value(
             value += taker.capture_squares().into_iter().map(light).sum::<u32>();
         } else {
             let m = missing_pieces(known, victim.color, dead[i]);
-            if m[0] + m[1] + m[2] > 0 {
-                return Err(());
+            if m.knights + m.rooks + m.queens > 0 {
+                return BranchValue::Unknown;
             }
-            value += m[3];
+            value += m.light_bishops;
             for fate in &victim.fates {
                 if let Fate::Captured(p) = fate {
                     value += light(p.end);
@@ -572,7 +589,7 @@ fn branch_value(
         }
         value += taker.pawn_captures();
     }
-    Ok(Some(value % 2))
+    BranchValue::Parity(value % 2)
 }
 
 /// `C + E` modulo 2 if every branch of pawn histories that passes the checks gives the same value.
@@ -651,9 +668,9 @@ fn pawn_branches(known: &Known<'_>) -> Option<u32> {
                     sides[*i].fates.push(f[pick[k]]);
                 }
                 match branch_value(known, [&sides[0], &sides[1]], budgets, dead) {
-                    Err(()) => return None,
-                    Ok(None) => {}
-                    Ok(Some(v)) => match value {
+                    BranchValue::Unknown => return None,
+                    BranchValue::Impossible => {}
+                    BranchValue::Parity(v) => match value {
                         None => value = Some(v),
                         Some(old) if old != v => return None,
                         Some(_) => {}
