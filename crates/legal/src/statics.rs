@@ -585,7 +585,7 @@ fn fixpoint(mut fixed: Bitboard, at_home: Bitboard) -> (Bitboard, ByColor<Bitboa
 }
 
 /// The squares a unit stood on throughout every game that reaches `pos`: pawns on their start
-/// squares, frozen originals, and the originals walled in by them (see [`fixed_and_stuck`]). No
+/// squares, frozen originals, and the originals walled in by them (see `fixed_and_stuck`). No
 /// unit ever entered or left them, so they are walls for every move of the game.
 #[must_use]
 pub fn permanent_squares(pos: &RetroPosition) -> Bitboard {

@@ -14,16 +14,25 @@ pub enum SetupError {
     Fen(String),
     /// A side has no king or more than one.
     #[error("{color} must have exactly one king, found {count}")]
-    KingCount { color: ColorName, count: usize },
+    KingCount {
+        /// The side whose kings are miscounted.
+        color: ColorName,
+        /// How many kings it has.
+        count: usize,
+    },
     /// A pawn stands on the first or last rank.
     #[error("pawn on {0}: pawns never stand on the first or last rank")]
     PawnOnBackRank(Square),
     /// A castling right names a king or rook that is not on its original square.
     #[error("castling right {right} needs a {color} king on {king} and rook on {rook}")]
     CastlingRight {
+        /// The right as written in the FEN (`K`, `Q`, `k`, `q` or a file letter).
         right: char,
+        /// The side the right belongs to.
         color: ColorName,
+        /// Where its king must stand.
         king: Square,
+        /// Where its rook must stand.
         rook: Square,
     },
     /// The en passant square does not fit a double step just played by the side not to move.
@@ -31,15 +40,21 @@ pub enum SetupError {
     EnPassantSquare(Square),
     /// `--retract` contradicts the side to move of a full FEN.
     #[error("the FEN has {to_move} to move, so {to_move} cannot have made the last move")]
-    RetractConflict { to_move: ColorName },
+    RetractConflict {
+        /// The side to move in the FEN.
+        to_move: ColorName,
+    },
     /// A board field alone does not say who moved last.
     #[error("a board without a side to move needs the retracting side (w or b)")]
     MissingRetractingSide,
     /// A mark was put on an empty square or on a unit it cannot apply to.
     #[error("cannot mark {square} as {mark}: {why}")]
     Mark {
+        /// The square marked.
         square: Square,
+        /// The mark asked for.
         mark: &'static str,
+        /// Why it cannot apply there.
         why: &'static str,
     },
 }
@@ -49,15 +64,26 @@ pub enum SetupError {
 pub enum NotationError {
     /// The text is not retro notation at all.
     #[error("cannot read '{text}' as a move: {why}")]
-    Syntax { text: String, why: &'static str },
+    Syntax {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        why: &'static str,
+    },
     /// The text is well formed but no legal retraction of the position matches it.
     #[error("{text} is not a legal retraction here")]
-    NotLegal { text: String },
+    NotLegal {
+        /// The text given.
+        text: String,
+    },
 }
 
 /// A colour spelled out for messages (`white`, `black`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ColorName(pub Color);
+pub struct ColorName(
+    /// The colour named.
+    pub Color,
+);
 
 impl std::fmt::Display for ColorName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

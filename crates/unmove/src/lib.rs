@@ -12,6 +12,8 @@
 //! `c7xNd8=R+`, `b7-b8=Q`, `0-0`, `0-0-0`. `+` marks a move that gave check. Input also accepts
 //! `O-O`, `:` for `x`, and omits `+` freely.
 
+#![warn(missing_docs)]
+
 mod error;
 mod generate;
 mod perft;

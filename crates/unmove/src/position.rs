@@ -68,6 +68,22 @@ impl RetroPosition {
     ///
     /// The side *not* to move made the last move. Castling rights freeze the king and rook they
     /// name; an en passant square forces the first retraction to be the double step that made it.
+    ///
+    /// ```
+    /// use retrace_unmove::{shakmaty::Color, RetroPosition, SetupError};
+    ///
+    /// // White to move, so Black made the last move and retracts first.
+    /// let pos = RetroPosition::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")?;
+    /// assert_eq!(pos.retracting(), Color::Black);
+    /// assert!(!pos.retractions().is_empty());
+    ///
+    /// // Bad input is an error, never a panic.
+    /// assert!(matches!(
+    ///     RetroPosition::from_fen("8/8/8/8/8/8/8/8 w - - 0 1"),
+    ///     Err(SetupError::KingCount { .. })
+    /// ));
+    /// # Ok::<(), SetupError>(())
+    /// ```
     pub fn from_fen(fen: &str) -> Result<RetroPosition, SetupError> {
         Self::parse(fen, None)
     }

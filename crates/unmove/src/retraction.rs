@@ -100,7 +100,7 @@ impl Retraction {
         s
     }
 
-    /// Reads retro notation (see [`crate::notation`]) for a move of `color`.
+    /// Reads retro notation (see [the crate docs](crate#notation)) for a move of `color`.
     ///
     /// Only the syntax is checked here; whether the retraction is legal in a position is for
     /// [`crate::RetroPosition::parse_retraction`] to say.
