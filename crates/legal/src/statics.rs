@@ -989,164 +989,192 @@ fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
 pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &mut Vec<Reason>) {
     let board = pos.board();
     for &(sq, wall) in &statics.unreachable_why {
-        let Some(Piece { color, role }) = board.piece_at(sq) else {
+        let Some(piece) = board.piece_at(sq) else {
             continue;
         };
-        let seen = region(role, sq, !statics.fixed, Bitboard::EMPTY, 64);
-        let walls = dilate(role, seen) & statics.never_moved;
-        let home = homes(color, role);
-        let what = if role == Role::King {
-            format!("from its home square {}", squares_text(home))
-        } else {
-            format!("from {} or from a promotion square", squares_text(home))
-        };
-        let unit = format!("the {} {} on {sq}", color_adj(color), role_name(role));
-        let (code, message, squares) = match wall {
-            Wall::Static => (
-                ReasonCode::UnreachableSquare,
-                format!(
-                    "{unit} cannot have arrived there {what}: units that never moved (on {}) wall \
-                     it in",
-                    squares_text(walls)
-                ),
-                walls.with(sq),
-            ),
-            Wall::Attacks => {
-                let by = always_guarded(board, statics.fixed, &statics.timed, color.other());
-                let near = region_cut(
-                    Role::King,
-                    sq,
-                    !statics.fixed & !by,
-                    Bitboard::EMPTY,
-                    64,
-                    &statics.timed,
-                );
-                let guarded = dilate(Role::King, near) & by & !statics.fixed;
-                let guards: Bitboard = (statics.fixed & board.by_color(color.other()))
-                    .into_iter()
-                    .filter(|&g| {
-                        board.piece_at(g).is_some_and(|p| {
-                            (attacks::attacks(g, p, Bitboard::FULL) & guarded).any()
-                        })
-                    })
-                    .collect();
-                let captors: Vec<Timed> = statics
-                    .timed
-                    .iter()
-                    .filter(|t| {
-                        t.color != color && t.from.file() != t.to.file() && guarded.contains(t.to)
-                    })
-                    .collect();
-                let mut squares = guarded | guards | Bitboard::from_square(sq);
-                let mut captured = String::new();
-                if !captors.is_empty() {
-                    let list: Vec<String> = captors
-                        .iter()
-                        .map(|t| {
-                            squares.add(t.from);
-                            format!("{} from {}", t.to, t.from)
-                        })
-                        .collect();
-                    captured = format!(
-                        ", or that {} pawns reached by a capture in their only move ({}): \
-                         attacked from their start square before it, occupied after it",
-                        color_adj(color.other()),
-                        list.join(", ")
-                    );
-                }
-                (
-                    ReasonCode::KingNoPath,
-                    format!(
-                        "{unit} has no path {what}: every way out passes {}, which {} units that \
-                         never moved (on {}) attack at every moment{captured}, or squares walled \
-                         by them",
-                        squares_text(guarded),
-                        color_adj(color.other()),
-                        squares_text(guards)
-                    ),
-                    squares,
-                )
-            }
-            Wall::Cuts => {
-                let pawns: Bitboard = statics.timed.iter().map(|t| t.to).collect();
-                let starts: Bitboard = statics.timed.iter().map(|t| t.from).collect();
-                (
-                    ReasonCode::UnreachableSquare,
-                    format!(
-                        "{unit} cannot have arrived there {what}: units that never moved (on {}) \
-                         and the pawns on {} wall it in (each came from a single square, {}, in \
-                         one move, so no unit ever passed between its two squares)",
-                        squares_text(walls),
-                        squares_text(pawns),
-                        squares_text(starts)
-                    ),
-                    walls | pawns | starts | Bitboard::from_square(sq),
-                )
-            }
-            Wall::Timing(to) => {
-                let Some((pawn_color, starts)) = one_step_origins(board, statics.fixed, to) else {
-                    continue;
-                };
-                let code = if role == Role::King {
-                    ReasonCode::KingNoPath
-                } else {
-                    ReasonCode::UnreachableSquare
-                };
-                (
-                    code,
-                    format!(
-                        "{unit} cannot have arrived there {what}: the {} pawn on {to} came from \
-                         {} in one move, so {} was blocked until that move and {to} after it \
-                         (and each attacked by the pawn while it stood there), and with the \
-                         units that never moved that shuts every path, whichever square it came \
-                         from",
-                        color_adj(pawn_color),
-                        squares_or(starts),
-                        squares_or(starts),
-                    ),
-                    starts.with(sq).with(to),
-                )
-            }
-        };
-        out.push(Reason::new(code, message, squares));
+        if let Some((code, message, squares)) = unreachable_reason(board, statics, sq, piece, wall)
+        {
+            out.push(Reason::new(code, message, squares));
+        }
     }
     for r in &statics.rearranged {
-        let message = if r.kind == Rearrangement::Order {
-            format!(
-                "no unit but a knight can enter or leave {} (their neighbours never moved), and \
-                 along a rank no unit passes another (castling only swaps king and rook), yet the \
-                 units on {} stand in the other order than the squares they started on",
-                squares_text(r.segment),
-                squares_text(r.wrong)
-            )
-        } else if r.kind == Rearrangement::Intruders {
-            format!(
-                "no unit but a knight can enter or leave {} (their neighbours never moved), so only \
-                 the {} originals of those squares can stand there, but {} cannot be one of them",
-                squares_text(r.segment),
-                color_adj(r.color),
-                squares_text(r.wrong)
-            )
-        } else {
-            format!(
-                "{} {} full of {} units that can never have left or entered (their neighbours \
-                 never moved, and only a knight capturing there could have come in), so nothing on \
-                 them ever moved, yet the units on {} are not the ones that start there",
-                squares_text(r.segment),
-                if r.segment.more_than_one() {
-                    "are"
-                } else {
-                    "is"
-                },
-                color_adj(r.color),
-                squares_text(r.wrong)
-            )
-        };
         out.push(Reason::new(
             ReasonCode::ClosedRegionRearranged,
-            message,
+            rearranged_message(r),
             r.segment | r.wrong,
         ));
+    }
+}
+
+/// The code, message and squares of a reason.
+type ReasonParts = (ReasonCode, String, Bitboard);
+
+/// Why `piece` on `sq` cannot have arrived there, as `wall` found it; `None` if the timing wall
+/// cannot be put into words after all.
+fn unreachable_reason(
+    board: &Board,
+    statics: &Statics,
+    sq: Square,
+    Piece { color, role }: Piece,
+    wall: Wall,
+) -> Option<ReasonParts> {
+    let seen = region(role, sq, !statics.fixed, Bitboard::EMPTY, 64);
+    let walls = dilate(role, seen) & statics.never_moved;
+    let home = homes(color, role);
+    let what = if role == Role::King {
+        format!("from its home square {}", squares_text(home))
+    } else {
+        format!("from {} or from a promotion square", squares_text(home))
+    };
+    let unit = format!("the {} {} on {sq}", color_adj(color), role_name(role));
+    Some(match wall {
+        Wall::Static => (
+            ReasonCode::UnreachableSquare,
+            format!(
+                "{unit} cannot have arrived there {what}: units that never moved (on {}) wall \
+                 it in",
+                squares_text(walls)
+            ),
+            walls.with(sq),
+        ),
+        Wall::Attacks => king_no_path(board, statics, sq, color, &unit, &what),
+        Wall::Cuts => {
+            let pawns: Bitboard = statics.timed.iter().map(|t| t.to).collect();
+            let starts: Bitboard = statics.timed.iter().map(|t| t.from).collect();
+            (
+                ReasonCode::UnreachableSquare,
+                format!(
+                    "{unit} cannot have arrived there {what}: units that never moved (on {}) \
+                     and the pawns on {} wall it in (each came from a single square, {}, in \
+                     one move, so no unit ever passed between its two squares)",
+                    squares_text(walls),
+                    squares_text(pawns),
+                    squares_text(starts)
+                ),
+                walls | pawns | starts | Bitboard::from_square(sq),
+            )
+        }
+        Wall::Timing(to) => {
+            let (pawn_color, starts) = one_step_origins(board, statics.fixed, to)?;
+            let code = if role == Role::King {
+                ReasonCode::KingNoPath
+            } else {
+                ReasonCode::UnreachableSquare
+            };
+            (
+                code,
+                format!(
+                    "{unit} cannot have arrived there {what}: the {} pawn on {to} came from \
+                     {} in one move, so {} was blocked until that move and {to} after it \
+                     (and each attacked by the pawn while it stood there), and with the \
+                     units that never moved that shuts every path, whichever square it came \
+                     from",
+                    color_adj(pawn_color),
+                    squares_or(starts),
+                    squares_or(starts),
+                ),
+                starts.with(sq).with(to),
+            )
+        }
+    })
+}
+
+/// The king of `color` on `sq` has no way out past the squares the other side's units that never
+/// moved attack at every moment.
+fn king_no_path(
+    board: &Board,
+    statics: &Statics,
+    sq: Square,
+    color: Color,
+    unit: &str,
+    what: &str,
+) -> ReasonParts {
+    let by = always_guarded(board, statics.fixed, &statics.timed, color.other());
+    let near = region_cut(
+        Role::King,
+        sq,
+        !statics.fixed & !by,
+        Bitboard::EMPTY,
+        64,
+        &statics.timed,
+    );
+    let guarded = dilate(Role::King, near) & by & !statics.fixed;
+    let guards: Bitboard = (statics.fixed & board.by_color(color.other()))
+        .into_iter()
+        .filter(|&g| {
+            board
+                .piece_at(g)
+                .is_some_and(|p| (attacks::attacks(g, p, Bitboard::FULL) & guarded).any())
+        })
+        .collect();
+    let captors: Vec<Timed> = statics
+        .timed
+        .iter()
+        .filter(|t| t.color != color && t.from.file() != t.to.file() && guarded.contains(t.to))
+        .collect();
+    let mut squares = guarded | guards | Bitboard::from_square(sq);
+    let mut captured = String::new();
+    if !captors.is_empty() {
+        let list: Vec<String> = captors
+            .iter()
+            .map(|t| {
+                squares.add(t.from);
+                format!("{} from {}", t.to, t.from)
+            })
+            .collect();
+        captured = format!(
+            ", or that {} pawns reached by a capture in their only move ({}): \
+             attacked from their start square before it, occupied after it",
+            color_adj(color.other()),
+            list.join(", ")
+        );
+    }
+    (
+        ReasonCode::KingNoPath,
+        format!(
+            "{unit} has no path {what}: every way out passes {}, which {} units that \
+             never moved (on {}) attack at every moment{captured}, or squares walled \
+             by them",
+            squares_text(guarded),
+            color_adj(color.other()),
+            squares_text(guards)
+        ),
+        squares,
+    )
+}
+
+/// The sentence for a closed region whose units are not the ones that start there.
+fn rearranged_message(r: &Rearranged) -> String {
+    if r.kind == Rearrangement::Order {
+        format!(
+            "no unit but a knight can enter or leave {} (their neighbours never moved), and \
+             along a rank no unit passes another (castling only swaps king and rook), yet the \
+             units on {} stand in the other order than the squares they started on",
+            squares_text(r.segment),
+            squares_text(r.wrong)
+        )
+    } else if r.kind == Rearrangement::Intruders {
+        format!(
+            "no unit but a knight can enter or leave {} (their neighbours never moved), so only \
+             the {} originals of those squares can stand there, but {} cannot be one of them",
+            squares_text(r.segment),
+            color_adj(r.color),
+            squares_text(r.wrong)
+        )
+    } else {
+        format!(
+            "{} {} full of {} units that can never have left or entered (their neighbours \
+             never moved, and only a knight capturing there could have come in), so nothing on \
+             them ever moved, yet the units on {} are not the ones that start there",
+            squares_text(r.segment),
+            if r.segment.more_than_one() {
+                "are"
+            } else {
+                "is"
+            },
+            color_adj(r.color),
+            squares_text(r.wrong)
+        )
     }
 }
 
