@@ -609,99 +609,142 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
     for color in Color::ALL {
         pens(board, color, fixed, &mut out);
     }
-    let open = !fixed;
     let promo = ByColor::new_with(|c| promotion_squares(c, fixed));
     for sq in board.occupied() & !board.pawns() {
-        let Some(Piece { color, role }) = board.piece_at(sq) else {
-            continue;
-        };
-        if fixed.contains(sq) {
-            if (steps(role, sq) & open).is_empty() {
-                out.caged.add(sq);
-            }
-            continue;
-        }
-        let home = homes(color, role) & open;
-        let promotion = if role == Role::King {
-            Bitboard::EMPTY
-        } else {
-            *promo.get(color)
-        };
-        // Flood with the moves of the pawns of known history cut; only when that fails, flood
-        // without them to tell which walls did it.
-        let seen = region_cut(role, sq, open, home, TIMING_LIMIT, &out.timed);
-        if seen.count() <= CAGE_LIMIT as usize {
-            out.caged.add(sq);
-        }
-        let mut wall = Wall::Static;
-        let mut walls = fixed;
-        let mut home_ok = (seen & home).any();
-        if !home_ok && out.timed.iter().next().is_some() {
-            let plain = region(role, sq, open, home, TIMING_LIMIT);
-            if (plain & home).any() || (plain & promotion & !seen).any() {
-                wall = Wall::Cuts;
-            }
-        }
-        let mut seen = seen;
-        if role == Role::King && home_ok {
-            walls |= always_guarded(board, fixed, &out.timed, color.other());
-            seen = region_cut(role, sq, !walls, home, TIMING_LIMIT, &out.timed);
-            home_ok = (seen & home).any();
-            if !home_ok {
-                wall = Wall::Attacks;
-            }
-        }
-        // When the home square is not reached the region is complete, and so is this set.
-        let mut promo_ok = seen & promotion;
-        if home_ok || promo_ok.any() {
-            // Pawns that made one step within two steps of the unit can have shut it in. A pawn
-            // with several possible origins is tried with each: the unit's history is one of them.
-            let first = dilate(role, Bitboard::from_square(sq));
-            let near = first | dilate(role, first & !walls);
-            let king = (role == Role::King).then_some(color);
-            let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
-                | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
-            for to in third {
-                let Some((pawn, starts)) = one_step_origins(board, fixed, to) else {
-                    continue;
-                };
-                if !near.contains(to) && (near & starts).is_empty() {
-                    continue;
-                }
-                let targets = if home_ok { home } else { Bitboard::EMPTY } | promo_ok;
-                let mut origins = Some(Bitboard::EMPTY);
-                for from in starts {
-                    let t = Timed {
-                        color: pawn,
-                        from,
-                        to,
-                    };
-                    let found = timed_back(role, sq, walls, t, king, TIMING_LIMIT, targets);
-                    origins = origins.zip(found).map(|(acc, o)| acc | o);
-                }
-                let Some(origins) = origins else {
-                    continue;
-                };
-                home_ok &= (origins & home).any();
-                promo_ok &= origins;
-                if !home_ok && promo_ok.is_empty() {
-                    wall = Wall::Timing(to);
-                    break;
-                }
-            }
-        }
-        if !home_ok {
-            if promo_ok.is_empty() {
-                out.unreachable.add(sq);
-                out.unreachable_why.push((sq, wall));
-            } else {
-                out.promoted.add(sq);
-                out.promoted_from.0[usize::from(sq)] = promo_ok;
-            }
+        if let Some(piece) = board.piece_at(sq) {
+            unit_statics(board, fixed, &promo, sq, piece, &mut out);
         }
     }
     out.promoted |= pos.promoted() & board.occupied() & !board.pawns() & !board.kings();
     out
+}
+
+/// What the walls say of the unit `piece` (not a pawn) on `sq`: whether it is caged, and, when
+/// neither its home nor a promotion square can have reached it, that it is unreachable (with the
+/// wall that shows it) or promoted (with the promotion squares it can have come from).
+fn unit_statics(
+    board: &Board,
+    fixed: Bitboard,
+    promo: &ByColor<Bitboard>,
+    sq: Square,
+    Piece { color, role }: Piece,
+    out: &mut Statics,
+) {
+    let open = !fixed;
+    if fixed.contains(sq) {
+        if (steps(role, sq) & open).is_empty() {
+            out.caged.add(sq);
+        }
+        return;
+    }
+    let home = homes(color, role) & open;
+    let promotion = if role == Role::King {
+        Bitboard::EMPTY
+    } else {
+        *promo.get(color)
+    };
+    // Flood with the moves of the pawns of known history cut; only when that fails, flood
+    // without them to tell which walls did it.
+    let seen = region_cut(role, sq, open, home, TIMING_LIMIT, &out.timed);
+    if seen.count() <= CAGE_LIMIT as usize {
+        out.caged.add(sq);
+    }
+    let mut wall = Wall::Static;
+    let mut walls = fixed;
+    let mut home_ok = (seen & home).any();
+    if !home_ok && out.timed.iter().next().is_some() {
+        let plain = region(role, sq, open, home, TIMING_LIMIT);
+        if (plain & home).any() || (plain & promotion & !seen).any() {
+            wall = Wall::Cuts;
+        }
+    }
+    let mut seen = seen;
+    if role == Role::King && home_ok {
+        walls |= always_guarded(board, fixed, &out.timed, color.other());
+        seen = region_cut(role, sq, !walls, home, TIMING_LIMIT, &out.timed);
+        home_ok = (seen & home).any();
+        if !home_ok {
+            wall = Wall::Attacks;
+        }
+    }
+    // When the home square is not reached the region is complete, and so is this set.
+    let mut promo_ok = seen & promotion;
+    if home_ok || promo_ok.any() {
+        let king = (role == Role::King).then_some(color);
+        let timing = pawn_timing(
+            board,
+            fixed,
+            walls,
+            sq,
+            role,
+            king,
+            home,
+            &mut home_ok,
+            &mut promo_ok,
+        );
+        if let Some(to) = timing {
+            wall = Wall::Timing(to);
+        }
+    }
+    if !home_ok {
+        if promo_ok.is_empty() {
+            out.unreachable.add(sq);
+            out.unreachable_why.push((sq, wall));
+        } else {
+            out.promoted.add(sq);
+            out.promoted_from.0[usize::from(sq)] = promo_ok;
+        }
+    }
+}
+
+/// Sharpens `home_ok` and `promo_ok` for the unit `role` on `sq` with the pawns that made one step
+/// within two steps of it and can have shut it in; a pawn with several possible origins is tried
+/// with each, since the unit's history is one of them. Returns the square of the pawn that rules
+/// out every origin, if one does.
+#[allow(clippy::too_many_arguments)]
+fn pawn_timing(
+    board: &Board,
+    fixed: Bitboard,
+    walls: Bitboard,
+    sq: Square,
+    role: Role,
+    king: Option<Color>,
+    home: Bitboard,
+    home_ok: &mut bool,
+    promo_ok: &mut Bitboard,
+) -> Option<Square> {
+    let first = dilate(role, Bitboard::from_square(sq));
+    let near = first | dilate(role, first & !walls);
+    let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
+        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
+    for to in third {
+        let Some((pawn, starts)) = one_step_origins(board, fixed, to) else {
+            continue;
+        };
+        if !near.contains(to) && (near & starts).is_empty() {
+            continue;
+        }
+        let targets = if *home_ok { home } else { Bitboard::EMPTY } | *promo_ok;
+        let mut origins = Some(Bitboard::EMPTY);
+        for from in starts {
+            let t = Timed {
+                color: pawn,
+                from,
+                to,
+            };
+            let found = timed_back(role, sq, walls, t, king, TIMING_LIMIT, targets);
+            origins = origins.zip(found).map(|(acc, o)| acc | o);
+        }
+        let Some(origins) = origins else {
+            continue;
+        };
+        *home_ok &= (origins & home).any();
+        *promo_ok &= origins;
+        if !*home_ok && promo_ok.is_empty() {
+            return Some(to);
+        }
+    }
+    None
 }
 
 /// Closed back-rank segments of `color` (see the module documentation): makes full segments that
