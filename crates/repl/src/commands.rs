@@ -668,6 +668,7 @@ struct ClaimRequest<'a> {
 
 /// `cage verify`: is the claim a cage? The cages of `store` count as proven.
 fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
+    use retrace_legal::cage::Failure;
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
     let zone = match claim.zone {
@@ -690,8 +691,13 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
             .failure
             .as_ref()
             .map_or(String::new(), |f| format!(" ({f})"));
+        // Only an escape is a line out of the cage; a limit or a cancel stopped on some line.
+        let which = match verification.failure {
+            Some(Failure::BoardEmpty | Failure::AllHome) => "a line that escapes",
+            _ => "the line it stopped on",
+        };
         format!(
-            "not verified{why} after {} nodes; a line that escapes: {}\n",
+            "not verified{why} after {} nodes; {which}: {}\n",
             verification.nodes,
             verification.escape.join(" ")
         )
