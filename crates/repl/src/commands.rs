@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use shakmaty::{Color, Square};
 
 use crate::{
-    cli::{CageCommand, Cli, Command, PositionArgs},
+    cli::{CageCommand, Cli, Command, PositionArgs, Uncapturers},
     interactive,
     lines::{lines, one_line, read_text_file},
     output::{error_json, CliError},
@@ -65,12 +65,6 @@ fn exit_status() -> ExitCode {
     }
 }
 
-/// Deepest retraction search the command line accepts.
-const MAX_SOLVE_DEPTH: u32 = 64;
-
-/// Deepest retro perft the command line accepts: deeper never finishes on real positions.
-const MAX_PERFT_DEPTH: u32 = 12;
-
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     use std::io::IsTerminal;
     // Everything but the terminal REPL (which catches Ctrl-C itself, to return to its prompt)
@@ -91,7 +85,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             max_nodes,
         }) => {
             let store = load_cages(cages.as_deref())?;
-            let prove = prove.as_deref().map(parse_search_depth).transpose()?;
             for_each_position(&position, |pos| check(pos, &store, prove, max_nodes))
         }
         Some(Command::Cage(CageCommand::Verify {
@@ -107,7 +100,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let claim = ClaimRequest {
                 zone: zone.as_deref(),
                 depth,
-                frozen: frozen.as_deref(),
+                frozen: &frozen,
                 max_nodes,
             };
             let answer = |text: &str| cage_verify(text, &claim, &store);
@@ -133,18 +126,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let mut position = position;
             position.json |= jsonl;
             let store = load_cages(cages.as_deref())?;
-            let depth = parse_search_depth(&depth)?;
-            if extra > MAX_SOLVE_DEPTH {
-                return Err(CliError::BadInput(format!(
-                    "extra depth {extra} is more than {MAX_SOLVE_DEPTH}"
-                )));
-            }
             let request = SolveRequest {
                 depth,
                 extra,
                 max,
                 max_nodes,
-                no_uncapture: parse_no_uncapture(no_uncapture.as_deref())?,
+                no_uncapture: no_uncapture.map_or([false; 2], Uncapturers::forbidden),
                 exact_fen,
                 game_clocks,
                 jsonl,
@@ -163,8 +150,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             cages,
         }) => {
             let store = load_cages(cages.as_deref())?;
-            let plies = proofgame::length(moves.as_deref(), plies.as_deref())
-                .map_err(CliError::BadInput)?;
+            // Clap makes exactly one of the two present.
+            let plies = moves.or(plies).unwrap_or_default();
             let request = proofgame::Request {
                 plies,
                 max,
@@ -181,10 +168,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             position,
             depth,
             max_nodes,
-        }) => {
-            let depth = parse_depth(&depth)?;
-            for_each_position(&position, |pos| perft(pos, depth, max_nodes))
-        }
+        }) => for_each_position(&position, |pos| perft(pos, depth, max_nodes)),
     }
 }
 
@@ -296,12 +280,11 @@ fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
 
 /// Builds the position from a FEN and the marking options.
 pub fn position_from_args(fen: &str, args: &PositionArgs) -> Result<RetroPosition, CliError> {
-    let retract = args.retract.as_deref().map(parse_color).transpose()?;
-    let mut pos = RetroPosition::parse(fen, retract).map_err(bad)?;
-    for sq in parse_squares(args.frozen.as_deref())? {
+    let mut pos = RetroPosition::parse(fen, args.retract).map_err(bad)?;
+    for &sq in &args.frozen {
         pos.mark_frozen(sq).map_err(bad)?;
     }
-    for sq in parse_squares(args.promoted.as_deref())? {
+    for &sq in &args.promoted {
         pos.mark_promoted(sq).map_err(bad)?;
     }
     Ok(pos)
@@ -317,29 +300,6 @@ pub fn parse_color(text: &str) -> Result<Color, CliError> {
         "b" | "black" => Ok(Color::Black),
         other => Err(CliError::BadInput(format!(
             "'{other}' is not a side: use w or b"
-        ))),
-    }
-}
-
-pub fn parse_squares(list: Option<&str>) -> Result<Vec<Square>, CliError> {
-    let Some(list) = list else {
-        return Ok(Vec::new());
-    };
-    list.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<Square>()
-                .map_err(|_| CliError::BadInput(format!("'{s}' is not a square")))
-        })
-        .collect()
-}
-
-fn parse_depth(text: &str) -> Result<u32, CliError> {
-    match text.trim().parse::<u32>() {
-        Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(depth),
-        _ => Err(CliError::BadInput(format!(
-            "depth '{text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}"
         ))),
     }
 }
@@ -474,28 +434,6 @@ fn perft(pos: &RetroPosition, depth: u32, max_nodes: Option<u64>) -> Result<Answ
         }),
         text: format!("retro perft {depth}: {leaves} leaves{cut} in {elapsed_ms:.1} ms\n"),
     })
-}
-
-fn parse_search_depth(text: &str) -> Result<u32, CliError> {
-    match text.trim().parse::<u32>() {
-        Ok(depth) if depth <= MAX_SOLVE_DEPTH => Ok(depth),
-        _ => Err(CliError::BadInput(format!(
-            "depth '{text}' must be a whole number from 0 to {MAX_SOLVE_DEPTH}"
-        ))),
-    }
-}
-
-fn parse_no_uncapture(text: Option<&str>) -> Result<[bool; 2], CliError> {
-    // Indexed by shakmaty's Color as usize: Black = 0, White = 1.
-    match text.map(|t| t.trim().to_ascii_lowercase()) {
-        None => Ok([false, false]),
-        Some(t) if t == "white" || t == "w" => Ok([false, true]),
-        Some(t) if t == "black" || t == "b" => Ok([true, false]),
-        Some(t) if t == "both" => Ok([true, true]),
-        Some(t) => Err(CliError::BadInput(format!(
-            "--no-uncapture takes white, black or both, not '{t}'"
-        ))),
-    }
 }
 
 /// The options of one `solve` run.
@@ -647,9 +585,9 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
 
 /// The options of `cage verify` beyond the board.
 struct ClaimRequest<'a> {
-    zone: Option<&'a str>,
+    zone: Option<&'a [Square]>,
     depth: Option<u32>,
-    frozen: Option<&'a str>,
+    frozen: &'a [Square],
     max_nodes: u64,
 }
 
@@ -657,11 +595,8 @@ struct ClaimRequest<'a> {
 fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
-    let zone = match claim.zone {
-        None => None,
-        Some(list) => Some(parse_squares(Some(list))?.into_iter().collect()),
-    };
-    let frozen = parse_squares(claim.frozen)?.into_iter().collect();
+    let zone = claim.zone.map(|list| list.iter().copied().collect());
+    let frozen = claim.frozen.iter().copied().collect();
     let cage = Cage::from_parts(board, zone, frozen, claim.depth).map_err(bad)?;
     let options = retrace_legal::cage::VerifyOptions {
         max_nodes: claim.max_nodes,

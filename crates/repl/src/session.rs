@@ -19,6 +19,7 @@ use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::{
     board::{draw, Style},
+    cli::MAX_SOLVE_DEPTH,
     commands::{parse_color, side_name, KEPT_SOLUTIONS},
     help,
     proof::ProofReport,
@@ -28,9 +29,6 @@ use crate::{
 const MAX_PROVE_DEPTH: u32 = 64;
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// The deepest `solve` the REPL starts; deeper searches never finish on real positions.
-const MAX_SOLVE_DEPTH: u32 = 64;
 
 /// One position of the line, and how it was reached.
 #[derive(Clone)]
