@@ -180,11 +180,19 @@ impl Session {
             "export" => self.export(rest)?,
             "cage" => self.cage(rest)?,
             _ => {
-                // A move or a number alone is a retraction: the commonest thing to type.
-                if let Ok(text) = self.retract_text(line) {
-                    text
-                } else {
-                    return Err(format!("unknown command '{command}' (type help)"));
+                // A move or a number alone is a retraction, the commonest thing to type, and a
+                // sequence of moves (numbered or not) is a paste.
+                let moves = retro_words(line);
+                let looks_like_moves = moves.iter().all(|w| {
+                    w.parse::<usize>().is_ok()
+                        || Retraction::parse(w, self.position().retracting()).is_ok()
+                });
+                match moves.len() {
+                    _ if !looks_like_moves || moves.is_empty() => {
+                        return Err(format!("unknown command '{command}' (type help)"))
+                    }
+                    1 => self.retract_text(&moves[0])?,
+                    _ => self.paste(line)?,
                 }
             }
         };
@@ -336,10 +344,7 @@ impl Session {
 
     /// Retracts a sequence, last move first; all of it or nothing.
     fn paste(&mut self, moves: &str) -> Result<String, String> {
-        let words: Vec<&str> = moves
-            .split_whitespace()
-            .filter(|w| !w.ends_with('.'))
-            .collect();
+        let words = retro_words(moves);
         if words.is_empty() {
             return Err("usage: paste <move> <move> ... (last move first)".into());
         }
@@ -844,6 +849,30 @@ impl Session {
         }
         Ok(report)
     }
+}
+
+/// The moves of a pasted sequence as retro sources print them: move numbers (`-1.`, `2...`, also
+/// glued to the move as in `-1.Ka2-a1`) dropped, and an `e.p.` or `ep` standing apart joined to
+/// the capture before it.
+fn retro_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        let unsigned = word.trim_start_matches('-');
+        let after_digits = unsigned.trim_start_matches(|c: char| c.is_ascii_digit());
+        let after_dots = after_digits.trim_start_matches('.');
+        // A move number is digits and at least one dot; a move never starts with a digit.
+        let word = if after_digits.len() < unsigned.len() && after_dots.len() < after_digits.len() {
+            after_dots
+        } else {
+            word
+        };
+        match (word, words.last_mut()) {
+            ("", _) => {}
+            ("e.p." | "ep" | "e.p", Some(last)) => last.push_str("ep"),
+            _ => words.push(word.to_owned()),
+        }
+    }
+    words
 }
 
 /// Squares separated by commas (or one square).

@@ -430,3 +430,67 @@ fn cage_verify_in_the_repl_takes_a_node_budget() {
         "{text}"
     );
 }
+
+/// What people paste: numbered retro sequences (`-1.` apart or glued), `e.p.` apart or glued,
+/// `S` for a knight, a bare move or sequence without `retract`, and the rule an impossible
+/// retraction breaks.
+#[test]
+fn pasted_retro_spellings_and_the_reason_for_a_refusal() {
+    let ep = "fen 4k3/8/1P6/8/8/8/8/4K1N1 b - -\n";
+    let after = "FEN 4k3/1p6/8/P7/8/8/8/4K1N1 b - - 0 1";
+    for moves in [
+        "paste -1.a5xb6 e.p. -1... b7-b5",
+        "paste a5xb6e.p. b7-b5",
+        "-1.a5xb6ep b7-b5",
+        "-1. a5xb6 ep -1... b7-b5+",
+    ] {
+        let out = run_script(
+            &["repl", "--strict", "--script", "/dev/stdin"],
+            &format!("{ep}{moves}\n"),
+        );
+        let text = stdout(&out);
+        assert!(out.status.success(), "{moves}: {}", stderr(&out));
+        assert!(text.contains("retracted 2 moves\n"), "{moves}: {text}");
+        assert!(text.contains(after), "{moves}: {text}");
+    }
+    let knight = stdout(&run_script(
+        &[],
+        "fen 4k3/8/8/8/8/8/8/4K1N1 b - -\nSh3-g1\n",
+    ));
+    assert!(knight.contains("retracted Nh3-g1"), "{knight}");
+    // The reasons, one line each, naming the rule broken.
+    for (setup, retraction, why) in [
+        (
+            BRANDIS,
+            "Rc1-b1",
+            "before it the black king on c2 would stand in check with white to move",
+        ),
+        (
+            BRANDIS,
+            "Kb2-a1",
+            "b2 is occupied, so no unit can have come from there",
+        ),
+        (BRANDIS, "Rb4-b1", "the way from b4 to b1 is blocked"),
+        (BRANDIS, "Ra2-a1", "the unit on a1 is a king, not a rook"),
+        (BRANDIS, "Ra3-b1", "a rook cannot move from a3 to b1"),
+        (BRANDIS, "b4-b3", "a white pawn cannot move from b4 to b3"),
+        (
+            BRANDIS,
+            "Kb1-c2",
+            "there is no white unit on c2 to take back",
+        ),
+    ] {
+        let out = run_script(&[], &format!("{setup}{retraction}\n"));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "{retraction} is not a legal retraction here: {why}"
+            )),
+            "{retraction}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // An unknown word is still an unknown command, not a move.
+    let err = stderr(&run_script(&[], "frobnicate\n"));
+    assert!(err.contains("unknown command 'frobnicate'"), "{err}");
+}

@@ -51,8 +51,8 @@ pub enum NotationError {
     #[error("cannot read '{text}' as a move: {why}")]
     Syntax { text: String, why: &'static str },
     /// The text is well formed but no legal retraction of the position matches it.
-    #[error("{text} is not a legal retraction here")]
-    NotLegal { text: String },
+    #[error("{text} is not a legal retraction here: {why}")]
+    NotLegal { text: String, why: String },
 }
 
 /// A colour spelled out for messages (`white`, `black`).
