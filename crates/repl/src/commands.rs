@@ -282,7 +282,7 @@ fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
 pub fn position_from_args(fen: &str, args: &PositionArgs) -> Result<RetroPosition, CliError> {
     let mut pos = RetroPosition::parse(fen, args.retract).map_err(bad)?;
     for &sq in &args.frozen {
-        pos.mark_frozen(sq).map_err(bad)?;
+        pos.mark_never_moved(sq).map_err(bad)?;
     }
     for &sq in &args.promoted {
         pos.mark_promoted(sq).map_err(bad)?;

@@ -677,7 +677,7 @@ impl Session {
             .map_err(|_| format!("'{square}' is not a square"))?;
         let mut pos = self.position().clone();
         match kind {
-            "frozen" => pos.mark_frozen(square),
+            "frozen" => pos.mark_never_moved(square),
             "promoted" => pos.mark_promoted(square),
             _ => return Err("usage: mark frozen|promoted <square>".into()),
         }

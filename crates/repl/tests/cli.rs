@@ -73,10 +73,19 @@ fn retract_side_contradicting_the_fen_is_bad_input() {
 
 #[test]
 fn frozen_and_promoted_marks_reach_the_generator() {
-    // Freezing the white king leaves only the pawn uncaptures on b3.
-    let out = retrace(&["list", BRANDIS, "--frozen", "a1", "--json"], "");
-    let moves = json(&out)["retractions"].as_array().map(Vec::len);
-    assert_eq!(moves, Some(5));
+    // Freezing the white king on its home square leaves only the queen's retractions.
+    let home = "4k3/8/8/8/8/8/8/3QK3 b - -";
+    let count = |args: &[&str]| {
+        let out = retrace(&[&["list", home, "--json"], args].concat(), "");
+        json(&out)["retractions"].as_array().map(Vec::len)
+    };
+    assert_eq!(count(&[]), Some(80));
+    assert_eq!(count(&["--frozen", "e1"]), Some(60));
+    assert_eq!(count(&["--frozen", "e1,d1"]), Some(0));
+    // A unit that never moved stands on its square of the initial array: not Brandis's Ka1.
+    let out = retrace(&["list", BRANDIS, "--frozen", "a1"], "");
+    assert!(common::is_bad_input(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a white rook starts the game on a1"));
     let out = retrace(&["list", BRANDIS, "--promoted", "a1"], "");
     assert_eq!(
         out.status.code(),
@@ -704,7 +713,7 @@ fn command_line_errors_are_rendered_in_full_by_clap() {
             "list",
             BRANDIS,
             "--frozen",
-            "d1,b2",
+            "d2,b2",
             "--retract",
             "white",
             "--json",

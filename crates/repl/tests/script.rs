@@ -170,11 +170,11 @@ fn solve_lists_solutions_and_step_walks_into_one() {
 fn marks_change_what_may_retract() {
     let text = stdout(&run_script(
         &[],
-        &format!("{BRANDIS}mark frozen a1\nlist\nmark promoted a1\n"),
+        "fen 4k3/8/8/8/8/8/8/3QK3 b - -\nmark frozen e1\nlist\nmark promoted e1\n",
     ));
-    assert!(text.contains("frozen: a1"), "{text}");
+    assert!(text.contains("frozen: e1"), "{text}");
     assert!(
-        text.contains("White retracts: 5 legal retractions"),
+        text.contains("White retracts: 60 legal retractions"),
         "{text}"
     );
     let out = run_script(
@@ -493,4 +493,40 @@ fn pasted_retro_spellings_and_the_reason_for_a_refusal() {
     // An unknown word is still an unknown command, not a move.
     let err = stderr(&run_script(&[], "frobnicate\n"));
     assert!(err.contains("unknown command 'frobnicate'"), "{err}");
+}
+
+/// A unit marked frozen never moved, so it stands on its own square of the initial array; any
+/// other mark is refused with the reason, and the position is unchanged.
+#[test]
+fn frozen_marks_are_checked_against_the_initial_array() {
+    let out = run_script(
+        &[],
+        &format!(
+            "{BRANDIS}mark frozen a1\nmark frozen b1\nmark frozen b3\nmark frozen c2\n\
+             mark frozen b2\nmark frozen h8\n"
+        ),
+    );
+    let err = stderr(&out);
+    for (line, why) in [
+        (2, "a white rook starts the game on a1, not a white king"),
+        (3, "a white knight starts the game on b1, not a white rook"),
+        (4, "no unit starts the game on b3, not a white pawn"),
+        (5, "a white pawn starts the game on c2, not a black king"),
+        (7, "cannot mark h8 as frozen: the square is empty"),
+    ] {
+        assert!(
+            err.contains(&format!("line {line}: ")) && err.contains(why),
+            "line {line}: {err}"
+        );
+    }
+    assert_eq!(err.lines().count(), 5, "{err}");
+    // The pawn on b2 never moved: accepted, and the only mark shown.
+    let text = stdout(&out);
+    assert!(text.contains("frozen: b2\n"), "{text}");
+    // In the initial array every unit may be frozen.
+    let out = run_script(
+        &["repl", "--strict"],
+        "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nmark frozen d8\nmark frozen g1\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
 }

@@ -42,6 +42,17 @@ pub enum SetupError {
         mark: &'static str,
         why: &'static str,
     },
+    /// A unit marked as never having moved does not stand on its own square of the initial
+    /// array (`unit` and `home` are spelled out, as "a white king" or "no unit").
+    #[error(
+        "cannot mark {square} as frozen: a unit that never moved stands where it started, and \
+         {home} starts the game on {square}, not {unit}"
+    )]
+    NotHome {
+        square: Square,
+        unit: String,
+        home: String,
+    },
 }
 
 /// Why a retraction given in notation was refused.
