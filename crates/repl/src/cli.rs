@@ -182,6 +182,19 @@ pub struct PositionArgs {
     /// Print one JSON document (one per line in batch mode).
     #[arg(long)]
     pub json: bool,
+    /// In batch mode (FEN -), answer on N threads (default: every core); the output keeps the
+    /// input's order whatever N is.
+    #[arg(long, value_name = "N", value_parser = value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+impl PositionArgs {
+    /// The threads a batch runs on.
+    #[must_use]
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .map_or_else(crate::batch::default_jobs, usize::from)
+    }
 }
 
 #[derive(Debug, Subcommand)]

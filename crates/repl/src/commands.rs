@@ -18,8 +18,8 @@ use shakmaty::{Color, Square};
 use crate::{
     cli::{CageCommand, Cli, Command, PositionArgs, Uncapturers},
     interactive,
-    lines::{lines, one_line, read_text_file},
-    output::{error_json, CliError},
+    lines::read_text_file,
+    output::CliError,
     proof::ProofReport,
     proofgame, script,
 };
@@ -52,7 +52,7 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     }))
 }
 
-fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     INTERRUPT.get().is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
@@ -108,7 +108,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 print_answer(&answer(&fen)?, json)?;
                 return Ok(exit_status());
             }
-            batch(json, answer)
+            crate::batch::run(json, crate::batch::default_jobs(), answer)
         }
         Some(Command::Solve {
             position,
@@ -125,6 +125,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }) => {
             let mut position = position;
             position.json |= jsonl;
+            if jsonl {
+                // Solutions stream as they are found: one line at a time keeps them in order.
+                position.jobs = Some(1);
+            }
             let store = load_cages(cages.as_deref())?;
             let request = SolveRequest {
                 depth,
@@ -203,7 +207,7 @@ pub struct Answer {
 /// In batch mode a bad line gives an error line and the batch goes on; the exit status is then 2.
 fn for_each_position(
     args: &PositionArgs,
-    answer: impl Fn(&RetroPosition) -> Result<Answer, CliError>,
+    answer: impl Fn(&RetroPosition) -> Result<Answer, CliError> + Sync,
 ) -> Result<ExitCode, CliError> {
     for_each_position_text(args, |pos, _| answer(pos))
 }
@@ -211,63 +215,19 @@ fn for_each_position(
 /// As [`for_each_position`], also handing over the FEN text (for facts beyond the position).
 fn for_each_position_text(
     args: &PositionArgs,
-    answer: impl Fn(&RetroPosition, &str) -> Result<Answer, CliError>,
+    answer: impl Fn(&RetroPosition, &str) -> Result<Answer, CliError> + Sync,
 ) -> Result<ExitCode, CliError> {
     if args.fen != "-" {
         let pos = position_from_args(&args.fen, args)?;
         print_answer(&answer(&pos, &args.fen)?, args.json)?;
         return Ok(exit_status());
     }
-    batch(args.json, |line| {
+    crate::batch::run(args.json, args.jobs(), |line| {
         position_from_args(line, args).and_then(|pos| answer(&pos, line))
     })
 }
 
-/// Answers every line of standard input. A bad line (blank, not UTF-8, too long, or not a good
-/// input) gives an error line and the batch goes on, so with `--json` output line k answers
-/// input line k; the exit status is then 2. An interrupt ends the batch with 130.
-fn batch(
-    json: bool,
-    answer: impl Fn(&str) -> Result<Answer, CliError>,
-) -> Result<ExitCode, CliError> {
-    let mut failed = false;
-    for line in lines(io::stdin().lock()) {
-        let line = line?;
-        let result = match line.text {
-            Ok(text) if text.trim().is_empty() => {
-                Err(CliError::BadInput("the line is empty".into()))
-            }
-            Ok(text) => answer(&text),
-            Err(err) => Err(CliError::BadInput(err.to_string())),
-        };
-        match result {
-            Ok(a) => print_answer(&a, json)?,
-            Err(err @ CliError::BadInput(_)) => {
-                failed = true;
-                let message = one_line(&err.to_string());
-                if json {
-                    writeln!(io::stdout(), "{}", error_json(&message))?;
-                }
-                eprintln!("retrace: line {}: {message}", line.number);
-            }
-            Err(err) => return Err(err),
-        }
-        if interrupted() {
-            eprintln!(
-                "retrace: interrupted after line {}: the rest was not read",
-                line.number
-            );
-            return Ok(ExitCode::from(130));
-        }
-    }
-    Ok(if failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
+pub(crate) fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
     let mut out = io::stdout().lock();
     if json {
         writeln!(out, "{}", answer.json)?;
@@ -635,7 +595,7 @@ fn proofgame_command(
     pgn_file: Option<&std::path::Path>,
     cages: &CageStore,
 ) -> Result<ExitCode, CliError> {
-    let pgn = std::cell::RefCell::new(String::new());
+    let pgn = std::sync::Mutex::new(String::new());
     let answer = |fen: &str| {
         let fen = proofgame::complete_fen(fen, request.plies);
         let pos = position_from_args(&fen, args)?;
@@ -654,7 +614,9 @@ fn proofgame_command(
             proofgame::Report::new(&pos, request.plies, &found).map_err(CliError::Internal)?;
         if pgn_file.is_some() {
             let games = proofgame::pgn(&pos, &found.games).map_err(CliError::Internal)?;
-            pgn.borrow_mut().push_str(&games);
+            pgn.lock()
+                .map_err(|_| CliError::Internal("the PGN buffer was poisoned".into()))?
+                .push_str(&games);
         }
         Ok(Answer {
             json: report.json,
@@ -662,7 +624,8 @@ fn proofgame_command(
         })
     };
     let code = if args.fen == "-" {
-        batch(args.json, answer)?
+        // One job: the games are gathered for the PGN file in input order.
+        crate::batch::run(args.json, 1, answer)?
     } else {
         print_answer(&answer(&args.fen)?, args.json)?;
         if interrupted() {
@@ -672,7 +635,7 @@ fn proofgame_command(
         }
     };
     if let Some(file) = pgn_file {
-        std::fs::write(file, pgn.into_inner())
+        std::fs::write(file, pgn.into_inner().unwrap_or_default())
             .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", file.display())))?;
     }
     Ok(code)
