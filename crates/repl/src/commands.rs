@@ -503,8 +503,15 @@ fn solve(
         },
         found.nodes
     );
-    for (i, line) in lines.iter().enumerate() {
-        text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
+    if let Some(groups) = crate::retro_text::by_last_move(pos, &found.lines) {
+        text.push_str(&format!("by last move: {groups}\n"));
+    }
+    for (i, line) in found.lines.iter().enumerate() {
+        text.push_str(&format!(
+            "{:>4}. {}\n",
+            i + 1,
+            crate::retro_text::numbered(pos, line)
+        ));
     }
     if found.count > lines.len() as u64 {
         text.push_str(&format!(

@@ -12,5 +12,6 @@ pub mod output;
 pub mod proof;
 pub mod proofgame;
 pub mod retractor;
+pub mod retro_text;
 pub mod script;
 pub mod session;

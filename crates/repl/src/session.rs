@@ -615,12 +615,15 @@ impl Session {
         };
         let root = &found.pos;
         let mut text = String::new();
+        if let Some(groups) = crate::retro_text::by_last_move(root, &found.lines) {
+            let _ = write!(text, "\nby last move: {groups}");
+        }
         for (i, line) in found.lines.iter().enumerate().take(200) {
             let _ = write!(
                 text,
                 "\n{:>4}. {}",
                 i + 1,
-                line_notation(root, line).join(" ")
+                crate::retro_text::numbered(root, line)
             );
         }
         let shown = found.lines.len().min(200) as u64;

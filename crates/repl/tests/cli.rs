@@ -769,3 +769,40 @@ fn readme_examples_run_as_written() {
     }
     assert!(ran >= 6, "only {ran} README examples found");
 }
+
+/// Solutions read as a composer publishes them: numbered retro notation (White's retraction
+/// then Black's in each retro move; `-1...` when Black moved last) and a summary by last move.
+#[test]
+fn solutions_are_numbered_and_grouped_by_last_move() {
+    let out = retrace(&["solve", BRANDIS, "--depth", "3"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("by last move: Ka2-a1: 6 lines\n"), "{text}");
+    assert!(
+        text.contains("   1. -1.Ka2-a1 Kc1-c2 -2.Ra1xNb1+\n"),
+        "{text}"
+    );
+    let kings = "4k3/8/8/8/8/8/8/4K3 w - -";
+    let out = retrace(&["solve", kings, "--depth", "2"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("   1. -1... Kd7-e8 -2.Kd1-e1\n"), "{text}");
+    let groups = text
+        .lines()
+        .find_map(|l| l.strip_prefix("by last move: "))
+        .expect("a summary");
+    // Every solution is counted once, in a group named by its first retraction.
+    let counted: usize = groups
+        .split("; ")
+        .map(|g| {
+            let (_, n) = g.split_once(": ").expect("move: count");
+            n.split(' ')
+                .next()
+                .and_then(|n| n.parse::<usize>().ok())
+                .expect("a count")
+        })
+        .sum();
+    let solutions = text.lines().filter(|l| l.contains(". -1... ")).count();
+    assert_eq!(counted, solutions, "{text}");
+    // Lines one ply long share no last move: no summary.
+    let out = retrace(&["solve", BRANDIS, "--depth", "1", "--no-auto-cages"], "");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("by last move"));
+}

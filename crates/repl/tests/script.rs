@@ -153,7 +153,10 @@ fn solve_lists_solutions_and_step_walks_into_one() {
     let out = run_script(&[], script);
     let text = stdout(&out);
     assert!(text.contains("1 solution ("), "{text}");
-    assert!(text.contains("   1. Kf5xNe5 f4xg3ep+ g2-g4"), "{text}");
+    assert!(
+        text.contains("   1. -1.Kf5xNe5 f4xg3ep+ -2.g2-g4"),
+        "{text}"
+    );
     assert!(
         text.contains("retracted (last move first): Kf5xNe5 f4xg3ep+ g2-g4"),
         "{text}"
@@ -296,7 +299,7 @@ fn cages_verified_in_the_repl_decide_a_last_move_problem() {
         "{text}"
     );
     assert!(
-        text.contains("1 solution (") && text.contains("   1. Ka2-a1\n"),
+        text.contains("1 solution (") && text.contains("   1. -1.Ka2-a1\n"),
         "{text}"
     );
     assert!(
@@ -403,7 +406,7 @@ fn solve_in_the_repl_finds_the_cage_itself_and_says_why_each_capture_dies() {
     let out = run_script(&[], "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 1\n");
     let text = stdout(&out);
     assert!(
-        text.contains("1 solution (") && text.contains("   1. Ka2-a1\n"),
+        text.contains("1 solution (") && text.contains("   1. -1.Ka2-a1\n"),
         "{text}"
     );
     assert!(text.contains("refuted by cages:"), "{text}");
