@@ -11,8 +11,8 @@ use std::{
 
 use retrace_legal::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, Reason};
 use retrace_search::{
-    line_notation, prove_within, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
-    SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
+    line_notation, prove_within, solve, to_pgn, to_pgn_tagged, LegalPruner, Progress, Proof,
+    ProofGameParams, SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Board, Color, Piece, Role, Square};
@@ -694,13 +694,18 @@ impl Session {
 
     fn export(&self, args: &str) -> Result<String, String> {
         let (kind, file) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        if kind == "solutions" {
+            return self.export_solutions(file.trim());
+        }
         let content = match kind {
             "fen" => format!("{}\n", self.position().fen()),
             "pgn" => {
                 let start = &self.line[0].pos;
                 to_pgn(start, &self.taken()).map_err(|e| e.to_string())?
             }
-            _ => return Err("usage: export pgn|fen [file]".into()),
+            _ => {
+                return Err("usage: export pgn|fen [file], or export solutions pgn|fen FILE".into())
+            }
         };
         let file = file.trim();
         if file.is_empty() {
@@ -712,6 +717,49 @@ impl Session {
 }
 
 impl Session {
+    /// `export solutions pgn|fen FILE`: every kept solution of the last solve, as PGN games
+    /// (each from the position it starts in, forward to the solve's position, numbered by
+    /// round) or as the FEN of the position each starts in, one a line.
+    fn export_solutions(&self, args: &str) -> Result<String, String> {
+        let usage = "usage: export solutions pgn|fen FILE";
+        let (kind, file) = args.split_once(char::is_whitespace).ok_or(usage)?;
+        let file = file.trim();
+        if file.is_empty() {
+            return Err(usage.into());
+        }
+        let found = self.found().ok_or("no solve yet on this line")?;
+        let mut content = String::new();
+        for (i, line) in found.lines.iter().enumerate() {
+            match kind {
+                "pgn" => {
+                    let game =
+                        to_pgn_tagged(&found.pos, line, "Retrace solution", &(i + 1).to_string())
+                            .map_err(|e| format!("solution {}: {e}", i + 1))?;
+                    content.push_str(&game);
+                    content.push('\n');
+                }
+                "fen" => {
+                    let start = line
+                        .iter()
+                        .fold(found.pos.clone(), |pos, &r| pos.retract(r));
+                    let _ = writeln!(content, "{}", start.fen());
+                }
+                _ => return Err(usage.into()),
+            }
+        }
+        std::fs::write(file, &content).map_err(|e| format!("cannot write {file}: {e}"))?;
+        let kept = found.lines.len() as u64;
+        let mut text = format!("wrote {kept} solution{} to {file}", plural(kept));
+        if found.count > kept {
+            let _ = write!(
+                text,
+                " ({} more were counted, not kept: solve with a narrower question)",
+                found.count - kept
+            );
+        }
+        Ok(text)
+    }
+
     /// `cage verify|list|forget|export|import ...`.
     fn cage(&mut self, args: &str) -> Result<String, String> {
         let (action, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));

@@ -533,3 +533,40 @@ fn frozen_marks_are_checked_against_the_initial_array() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// `export solutions pgn|fen FILE` writes every kept solution: one PGN game each (numbered by
+/// round, replayed forward by shakmaty before writing) or the FEN each starts from.
+#[test]
+fn export_solutions_writes_every_solution() {
+    let dir = std::env::temp_dir().join(format!("retrace-solutions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pgn = dir.join("all.pgn");
+    let fen = dir.join("all.fen");
+    let script = format!(
+        "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nexport solutions pgn {}\nsolve 3\n\
+         export solutions pgn {}\nexport solutions fen {}\nexport solutions xml {}\n\
+         step 6\n",
+        pgn.display(),
+        pgn.display(),
+        fen.display(),
+        fen.display()
+    );
+    let out = run_script(&[], &script);
+    let text = stdout(&out);
+    let err = stderr(&out);
+    assert!(err.contains("line 2: no solve yet on this line"), "{err}");
+    assert!(
+        err.contains("line 6: usage: export solutions pgn|fen FILE"),
+        "{err}"
+    );
+    assert!(text.contains("wrote 6 solutions to"), "{text}");
+    let games = std::fs::read_to_string(&pgn).expect("the PGN file");
+    assert_eq!(games.matches("[Round \"").count(), 6, "{games}");
+    assert!(games.contains("[Round \"6\"]"), "{games}");
+    let fens = std::fs::read_to_string(&fen).expect("the FEN file");
+    assert_eq!(fens.lines().count(), 6, "{fens}");
+    // The sixth FEN is where step 6 leads.
+    let sixth = fens.lines().nth(5).expect("six lines");
+    assert!(text.contains(&format!("FEN {sixth}")), "{sixth}: {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
