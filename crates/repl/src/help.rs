@@ -29,6 +29,8 @@ pub const COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "solutions", usage: "solutions", what: "List the solutions of the last solve again." },
     CommandHelp { name: "step", usage: "step <K>", what: "Walk into solution K of the last solve; undo and redo then walk along it." },
     CommandHelp { name: "mark", usage: "mark frozen|promoted <square>", what: "Mark a unit as never having moved (it stands on its square of the initial array), or as a promoted piece." },
+    CommandHelp { name: "save", usage: "save FILE", what: "Write the whole session (position, marks, line, step, cages) to FILE, a small text format (one record a line)." },
+    CommandHelp { name: "load", usage: "load FILE", what: "Replace the session by one saved with save; all of it loads, or nothing changes." },
     CommandHelp { name: "export", usage: "export pgn|fen [file] | export solutions pgn|fen FILE", what: "Print or write the line as a forward game (PGN) or the position as a FEN; or write every kept solution of the last solve, as PGN games or as the FEN each starts from." },
     CommandHelp { name: "cage", usage: "cage verify [all | all but SQ ... | SQ ...] [zone SQ,..] [depth N] [nodes N] | list | forget K | export FILE | import FILE", what: "User cages: verify the selected units of the current position as a cage (stored cages count as proven; nodes N sets the budget) and store it; stored cages make check and solve call positions containing them illegal. Export and import use the cage file format (one cage per line: board, zone=, frozen=, depth=); imported cages are re-verified, bad lines reported and skipped." },
     CommandHelp { name: "help", usage: "help [command]", what: "List the commands, or explain one." },

@@ -30,6 +30,8 @@ const MAX_PROVE_DEPTH: u32 = 64;
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+mod persist;
+
 /// One position of the line, and how it was reached.
 #[derive(Clone)]
 struct Step {
@@ -179,6 +181,8 @@ impl Session {
             "mark" => self.mark(rest)?,
             "export" => self.export(rest)?,
             "cage" => self.cage(rest)?,
+            "save" => self.save(rest)?,
+            "load" => self.load(rest)?,
             _ => {
                 // A move or a number alone is a retraction, the commonest thing to type, and a
                 // sequence of moves (numbered or not) is a paste.
@@ -717,6 +721,26 @@ impl Session {
 }
 
 impl Session {
+    /// `save FILE`: the whole session in the format of [`persist`].
+    fn save(&self, file: &str) -> Result<String, String> {
+        if file.is_empty() {
+            return Err("usage: save FILE".into());
+        }
+        std::fs::write(file, self.to_session_text())
+            .map_err(|e| format!("cannot write {file}: {e}"))?;
+        Ok(format!("saved the session to {file}"))
+    }
+
+    /// `load FILE`: a session saved by `save`; all of it, or nothing changes.
+    fn load(&mut self, file: &str) -> Result<String, String> {
+        if file.is_empty() {
+            return Err("usage: load FILE".into());
+        }
+        let text = crate::lines::read_text_file(std::path::Path::new(file), "session file")?;
+        self.load_session_text(&text)?;
+        Ok(format!("loaded the session from {file}\n{}", self.show()))
+    }
+
     /// `export solutions pgn|fen FILE`: every kept solution of the last solve, as PGN games
     /// (each from the position it starts in, forward to the solve's position, numbered by
     /// round) or as the FEN of the position each starts in, one a line.

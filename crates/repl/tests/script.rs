@@ -570,3 +570,54 @@ fn export_solutions_writes_every_solution() {
     assert!(text.contains(&format!("FEN {sixth}")), "{sixth}: {text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `save FILE` / `load FILE` keep a whole session: the position set up, its marks, the line with
+/// the step shown (redo still works), and the cages; a bad file changes nothing.
+#[test]
+fn save_and_load_keep_the_whole_session() {
+    let dir = std::env::temp_dir().join(format!("retrace-session-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("session.txt");
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "retrace-session 1\nfen 4k3/8/8/8/8/8/8/3QK3 b - -\nretract Qz9-d1\n",
+    )
+    .expect("written");
+    let script = format!(
+        "fen 8/8/8/8/8/1n6/PPkPP3/KR1b4 w - -\ncage verify a1 b1 a2 b2 c2 d1 d2 e2\n\
+         fen 4k3/8/8/8/8/8/8/3QK3 b - -\nmark frozen e1\nQa1-d1\nKd8-e8\nundo\n\
+         save {file}\nfen 8/8/8/8/8/8/8/K6k w - -\nload {bad}\nload {file}\nhistory\ncage list\n\
+         redo\n",
+        file = file.display(),
+        bad = bad.display()
+    );
+    let out = run_script(&[], &script);
+    let text = stdout(&out);
+    let err = stderr(&out);
+    let saved = std::fs::read_to_string(&file).expect("the session file");
+    assert!(saved.starts_with("retrace-session 1\nfen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1\nfrozen e1\nretract Qa1-d1\nretract Kd8-e8\nat 1\ncage "), "{saved}");
+    assert!(
+        err.contains("line 3: ") && err.contains("nothing was loaded"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let loaded = text
+        .split("loaded the session from")
+        .nth(1)
+        .expect("loaded");
+    assert!(
+        loaded.contains("FEN 4k3/8/8/8/8/8/8/Q3K3 w - - 0 1\nfrozen: e1"),
+        "{loaded}"
+    );
+    assert!(
+        loaded.contains("retracted (last move first): Qa1-d1\n"),
+        "{loaded}"
+    );
+    assert!(loaded.contains("1. 8/8/8/8/8/8/PPkPP3/KR1b4"), "{loaded}");
+    assert!(
+        loaded.contains("FEN 3k4/8/8/8/8/8/8/Q3K3 b - - 0 1"),
+        "redo: {loaded}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
