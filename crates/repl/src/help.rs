@@ -37,29 +37,102 @@ pub const COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "quit", usage: "quit", what: "Leave (Ctrl-D does too)." },
 ];
 
-/// `help` or `help <command>`.
+/// The widest usage column of the command table; a longer usage gets a line of its own.
+const USAGE_COLUMN: usize = 30;
+
+/// `help` or `help <command>`, wrapped to the terminal's width (80 columns when there is no
+/// terminal).
 pub fn text(topic: &str) -> Result<String, String> {
+    text_for_width(topic, textwrap::termwidth())
+}
+
+/// [`text`] for a given width.
+pub fn text_for_width(topic: &str, width: usize) -> Result<String, String> {
+    let width = width.max(40);
     if topic.is_empty() {
         let mut text = String::from("Commands (help <command> for more):\n");
+        let indent = " ".repeat(USAGE_COLUMN + 3);
         for c in COMMANDS {
-            text.push_str(&format!(
-                "  {:<52} {}\n",
-                c.usage,
-                c.what
-                    .split(". ")
-                    .next()
-                    .unwrap_or(c.what)
-                    .trim_end_matches('.')
-            ));
+            let summary = first_sentence(c.what);
+            let head = if c.usage.len() <= USAGE_COLUMN {
+                format!("  {:<USAGE_COLUMN$} ", c.usage)
+            } else {
+                text.push_str(&textwrap::fill(
+                    c.usage,
+                    textwrap::Options::new(width)
+                        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                        .initial_indent("  ")
+                        .subsequent_indent("    "),
+                ));
+                text.push('\n');
+                indent.clone()
+            };
+            let options = textwrap::Options::new(width)
+                .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                .initial_indent(&head)
+                .subsequent_indent(&indent);
+            text.push_str(&textwrap::fill(summary, options));
+            text.push('\n');
         }
-        text.push_str(
+        text.push_str(&textwrap::fill(
             "Moves are written as in retro notation: a2-a3, Kf5xNe5, f4xg3ep, c7xNd8=R, 0-0.",
-        );
+            textwrap::Options::new(width).word_splitter(textwrap::WordSplitter::NoHyphenation),
+        ));
         return Ok(text);
     }
     COMMANDS
         .iter()
         .find(|c| c.name == topic)
-        .map(|c| format!("{}\n  {}", c.usage, c.what))
+        .map(|c| {
+            let options = textwrap::Options::new(width)
+                .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                .initial_indent("  ")
+                .subsequent_indent("  ");
+            format!(
+                "{}\n{}",
+                textwrap::fill(
+                    c.usage,
+                    textwrap::Options::new(width)
+                        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                ),
+                textwrap::fill(c.what, options)
+            )
+        })
         .ok_or_else(|| format!("no command '{topic}' (type help)"))
+}
+
+/// The first sentence of a description, without its full stop: it ends at ". " before a capital
+/// letter, so that "e.g. 'retract" stays whole.
+fn first_sentence(what: &str) -> &str {
+    let bytes = what.as_bytes();
+    let end = (0..bytes.len().saturating_sub(2))
+        .find(|&i| bytes[i] == b'.' && bytes[i + 1] == b' ' && bytes[i + 2].is_ascii_uppercase())
+        .unwrap_or(what.len());
+    what[..end].trim_end_matches('.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_fits_the_width_and_keeps_abbreviations_whole() {
+        for width in [60, 80, 120] {
+            let mut topics = vec![""];
+            topics.extend(COMMANDS.iter().map(|c| c.name));
+            for topic in topics {
+                let text = text_for_width(topic, width).expect("help");
+                for line in text.lines() {
+                    assert!(line.chars().count() <= width, "{width}: {line}");
+                }
+            }
+        }
+        let text = text_for_width("", 80).expect("help");
+        assert!(text.contains("e.g. 'retract Kf5xNe5'"), "{text}");
+        assert!(!text.contains("auto-\n"), "{text}");
+        assert_eq!(
+            first_sentence("Take back, e.g. a move. Then more."),
+            "Take back, e.g. a move"
+        );
+    }
 }

@@ -621,3 +621,11 @@ fn save_and_load_keep_the_whole_session() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `help` wraps to the terminal (80 columns without one) and keeps "e.g." whole.
+#[test]
+fn help_wraps_to_80_columns_without_a_terminal() {
+    let text = stdout(&run_script(&[], "help\nhelp solve\n"));
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    assert!(text.contains("e.g. 'retract Kf5xNe5'"), "{text}");
+}
