@@ -153,6 +153,14 @@ pub enum Command {
     },
     /// Solve a retractor: White retracts N moves (Black in between), then a forward goal.
     Retractor(crate::retractor::RetractorArgs),
+    /// Print a completion script for SHELL (e.g. `retrace completions bash > retrace.bash`).
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), generated from these definitions (`retrace man | man -l -`).
+    Man,
     /// Start the interactive retractor (the default).
     Repl {
         /// Run the commands of FILE instead of reading a terminal.

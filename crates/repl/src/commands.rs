@@ -164,6 +164,21 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             };
             proofgame_command(&position, request, pgn.as_deref(), &store)
         }
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut command = Cli::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut command, "retrace", &mut out);
+            io::stdout().lock().write_all(&out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Man) => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+            io::stdout().lock().write_all(&out)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Retractor(args)) => {
             print_answer(&crate::retractor::answer(&args)?, args.json)?;
             Ok(exit_status())

@@ -739,7 +739,7 @@ fn readme_examples_run_as_written() {
         let Some(rest) = command.strip_prefix("retrace ") else {
             continue;
         };
-        if command.contains('$') || command.contains('|') {
+        if command.contains(['$', '|', '>']) {
             continue;
         }
         // Words, with "..." quoting as the shell reads it here.
@@ -805,4 +805,36 @@ fn solutions_are_numbered_and_grouped_by_last_move() {
     // Lines one ply long share no last move: no summary.
     let out = retrace(&["solve", BRANDIS, "--depth", "1", "--no-auto-cages"], "");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("by last move"));
+}
+
+/// Shell completions and the man page come from the clap definitions, so they name every
+/// subcommand and option as the parser knows them.
+#[test]
+fn completions_and_man_page_are_generated_from_the_definitions() {
+    let bash = retrace(&["completions", "bash"], "");
+    assert!(bash.status.success());
+    let bash = String::from_utf8_lossy(&bash.stdout);
+    for word in [
+        "check",
+        "solve",
+        "proofgame",
+        "retractor",
+        "--depth",
+        "--no-uncapture",
+        "--jobs",
+    ] {
+        assert!(bash.contains(word), "{word}");
+    }
+    let zsh = retrace(&["completions", "zsh"], "");
+    assert!(
+        zsh.status.success() && String::from_utf8_lossy(&zsh.stdout).contains("#compdef retrace")
+    );
+    let man = retrace(&["man"], "");
+    assert!(man.status.success());
+    let man = String::from_utf8_lossy(&man.stdout);
+    assert!(
+        man.contains(".TH retrace 1") && man.contains("solve"),
+        "{man}"
+    );
+    assert!(common::is_bad_input(&retrace(&["completions", "tcsh"], "")));
 }
