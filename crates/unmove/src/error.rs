@@ -42,6 +42,17 @@ pub enum SetupError {
         mark: &'static str,
         why: &'static str,
     },
+    /// A unit marked as never having moved does not stand on its own square of the initial
+    /// array (`unit` and `home` are spelled out, as "a white king" or "no unit").
+    #[error(
+        "cannot mark {square} as frozen: a unit that never moved stands where it started, and \
+         {home} starts the game on {square}, not {unit}"
+    )]
+    NotHome {
+        square: Square,
+        unit: String,
+        home: String,
+    },
 }
 
 /// Why a retraction given in notation was refused.
@@ -51,8 +62,8 @@ pub enum NotationError {
     #[error("cannot read '{text}' as a move: {why}")]
     Syntax { text: String, why: &'static str },
     /// The text is well formed but no legal retraction of the position matches it.
-    #[error("{text} is not a legal retraction here")]
-    NotLegal { text: String },
+    #[error("{text} is not a legal retraction here: {why}")]
+    NotLegal { text: String, why: String },
 }
 
 /// A colour spelled out for messages (`white`, `black`).
