@@ -272,7 +272,10 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     assert_eq!(history[0], "Ka2-a1");
     let text = retrace(&["check", BRANDIS, "--prove", "4"], "");
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("a history 4 plies deep exists"), "{text}");
+    assert!(
+        text.contains("a history of 4 plies without repetition exists"),
+        "{text}"
+    );
 
     for bad in ["x", "-1", "1000"] {
         let out = retrace(&["check", BRANDIS, "--prove", bad], "");
