@@ -50,6 +50,10 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     line: Vec<Retraction>,
     /// Positions known to have (or not to have) a history of some length.
     history: Table,
+    /// Under the repetition constraint, the successes: the next node of the line found (its key
+    /// with the rights), by node and plies left. A success is reused only where the line it leads
+    /// along repeats nothing of the line above (see [`Search::chase`]).
+    onward: Table<u64>,
     /// Positions known to lead to no solution in the given remaining depth.
     dead: Table,
     /// Positions reachable from the initial array in a few plies, for long proof games.
@@ -91,7 +95,10 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
 /// search keeps the shallowest line index it cut against in a subtree (`floor`): a failure whose
 /// cuts all hit positions at or below its own node would fail under any line above it (the same
 /// tree is searched), so it is stored; any other failure, and every success (whose line might
-/// meet the positions above another node), is not stored under this constraint.
+/// meet the positions above another node), is kept apart: each success keeps the next node of its
+/// line, and is reused only when the line those links lead along is whole, repeats nothing of
+/// itself, and meets no position of the line above (comparing keys, so a collision only costs a
+/// search again).
 pub(crate) struct Repetitions {
     /// The nodes of the line: the position and the key of its rights still to be explained.
     line: Vec<(RetroPosition, u64)>,
@@ -134,6 +141,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             count: 0,
             line: Vec::new(),
             history: Table::new(),
+            onward: Table::new(),
             dead: Table::new(),
             forward: None,
             deep: KeyMap::default(),
@@ -176,6 +184,29 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         if let Some(rep) = self.repetitions.as_mut() {
             rep.line.truncate(len);
         }
+    }
+
+    /// Whether the successes kept in `onward` lead from the node `key` along a whole line of
+    /// `plies` retractions that repeats no node, of itself or of the existence line above.
+    fn chase(&self, key: u64, plies: u32) -> bool {
+        let Some(rep) = self.repetitions.as_ref() else {
+            return false;
+        };
+        let mut seen = Vec::with_capacity(plies as usize + 1);
+        seen.push(key);
+        let (mut at, mut left) = (key, plies);
+        while left > 0 {
+            let Some(next) = self.onward.get(at, left) else {
+                return false;
+            };
+            let on_line = rep.line.iter().any(|(p, l)| p.zobrist() ^ l == next);
+            if on_line || seen.contains(&next) {
+                return false;
+            }
+            seen.push(next);
+            (at, left) = (next, left - 1);
+        }
+        true
     }
 
     /// Clears the record of lines cut for repeating.
@@ -315,6 +346,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         if let Some(known) = self.history.get(key, plies) {
             return known;
         }
+        if self.chase(key, plies) {
+            return true;
+        }
         // Under the repetition constraint: this node's index on the line, and the cut floor of
         // the subtree above, kept aside while this subtree collects its own.
         let at = self.line_len();
@@ -337,6 +371,10 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             }
             if self.exists(&child, plies - 1, index + 1, after, goal) {
                 found = true;
+                if self.repetitions.is_some() && !self.budget.stopped {
+                    self.onward
+                        .insert(key, plies, child.zobrist() ^ after.key());
+                }
                 break;
             }
         }
@@ -475,6 +513,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             let rights = LostRights::default().key();
             for (key, left) in on_line {
                 self.history.forget(key ^ rights, left);
+                self.onward.forget(key ^ rights, left);
             }
             if caged.is_some() {
                 last = caged;
