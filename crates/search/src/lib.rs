@@ -313,7 +313,40 @@ pub fn prove_within<P: Pruner>(
         max_nodes,
         ..SolveParams::default()
     };
+    prove_in(pos, max_depth, &mut Search::new(pruner, params))
+}
+
+/// As [`prove_within`], with the nodes visited; `repetition_free: false` counts every line as a
+/// history, as the search did before issue 17 (unsound as evidence: for benchmarks and
+/// comparisons only).
+pub fn prove_measured<P: Pruner>(
+    pos: &RetroPosition,
+    max_depth: u32,
+    pruner: &P,
+    max_nodes: Option<u64>,
+    repetition_free: bool,
+) -> (Proof, u64) {
+    let params = SolveParams {
+        depth: 0,
+        extra: 0,
+        max_nodes,
+        ..SolveParams::default()
+    };
     let mut search = Search::new(pruner, params);
+    if !repetition_free {
+        search.repetitions = None;
+    }
+    let proof = prove_in(pos, max_depth, &mut search);
+    (proof, search.budget.nodes)
+}
+
+/// [`prove_within`] with a search set up.
+fn prove_in<P: Pruner>(
+    pos: &RetroPosition,
+    max_depth: u32,
+    search: &mut Search<'_, '_, P>,
+) -> Proof {
+    let pruner = search.pruner;
     if max_depth == 0 || pruner.is_illegal(pos) {
         return if max_depth == 0 && !pruner.is_illegal(pos) {
             Proof::History(Vec::new())
