@@ -151,3 +151,38 @@ fn plies(n: u32) -> &'static str {
         "plies"
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use retrace_search::{prove, NoPruning};
+    use shakmaty::Color;
+
+    use super::*;
+
+    /// Each king shuffles between two corner squares, no uncaptures: every line repeats within
+    /// 7 plies, and the report says that lines only repeat, with the longest line found.
+    #[test]
+    fn a_sealed_shuffle_is_reported_as_repeating() {
+        let mut pos =
+            RetroPosition::from_fen("5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1").expect("FEN");
+        for color in Color::ALL {
+            pos.set_uncaptures_allowed(color, false);
+        }
+        let report = ProofReport::new(&pos, 10, &prove(&pos, 10, &NoPruning, None));
+        assert_eq!(report.has_history, Some(false));
+        assert!(
+            report.summary.contains("repeats a position"),
+            "{}",
+            report.summary
+        );
+        let text = report.text();
+        assert!(text.contains("then only repeat or die"), "{text}");
+        assert!(
+            text.contains("longest history without repetition"),
+            "{text}"
+        );
+        let plies = report.json["longest"]["plies"].as_u64().expect("plies");
+        assert!((3..=7).contains(&plies), "{text}");
+        assert!(report.json["tries"][0]["repeats"] == true);
+    }
+}

@@ -262,7 +262,10 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     let tries = r["tries"].as_array().expect("tries");
     // Every black king retraction onto c2, plain or uncapturing any white unit.
     assert_eq!(tries.len(), 18, "{tries:?}");
-    assert!(tries.iter().all(|t| t["survived"] == 0));
+    assert!(tries
+        .iter()
+        .all(|t| t["survived"] == 0 && t["repeats"] == false));
+    assert_eq!(r["longest"]["plies"], 0);
 
     // The real position: a history exists, and it starts with the only possible last move.
     let v = json(&retrace(&["check", BRANDIS, "--prove", "4", "--json"], ""));
@@ -270,6 +273,11 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     let history = v["retraction"]["history"].as_array().expect("a history");
     assert_eq!(history.len(), 4);
     assert_eq!(history[0], "Ka2-a1");
+    assert_eq!(v["retraction"]["longest"]["plies"], 4);
+    assert_eq!(
+        v["retraction"]["longest"]["line"],
+        v["retraction"]["history"]
+    );
     let text = retrace(&["check", BRANDIS, "--prove", "4"], "");
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
