@@ -75,20 +75,21 @@ impl ProofReport {
                     ),
                 };
                 // One line per survival length, longest first: the moves that came closest.
-                let mut by_length: Vec<(u32, bool, Vec<&str>)> = Vec::new();
+                let mut by_length: Vec<(Group, Vec<&str>)> = Vec::new();
                 for (m, t) in &tried {
-                    match by_length
-                        .iter_mut()
-                        .find(|(n, r, _)| *n == t.survived && *r == t.repeats)
-                    {
-                        Some((_, _, moves)) => moves.push(m),
-                        None => by_length.push((t.survived, t.repeats, vec![m])),
+                    let group = (t.survived, t.repeats, t.caged);
+                    match by_length.iter_mut().find(|(g, _)| *g == group) {
+                        Some((_, moves)) => moves.push(m),
+                        None => by_length.push((group, vec![m])),
                     }
                 }
-                by_length.sort_by_key(|entry| std::cmp::Reverse((entry.0, entry.1)));
+                by_length.sort_by_key(|entry| std::cmp::Reverse(entry.0));
                 let mut details: Vec<String> = by_length
                     .iter()
-                    .map(|(n, repeats, moves)| match (n, repeats) {
+                    .map(|((n, repeats, caged), moves)| match (n, repeats) {
+                        (0, _) if *caged => {
+                            format!("into a cage at once: {}", moves.join(" "))
+                        }
                         (0, _) => format!("into an illegal position at once: {}", moves.join(" ")),
                         (n, false) => {
                             format!("lines that last {n} {}: {}", plies(*n), moves.join(" "))
@@ -124,6 +125,7 @@ impl ProofReport {
                                 "move": m,
                                 "survived": t.survived,
                                 "repeats": t.repeats,
+                                "caged": t.caged,
                             }))
                             .collect::<Vec<_>>(),
                     }),
@@ -142,6 +144,10 @@ impl ProofReport {
         text
     }
 }
+
+/// How `prove`'s report groups last moves: the plies they survived, whether longer lines only
+/// repeat, whether they lead into a cage at once.
+type Group = (u32, bool, bool);
 
 /// "ply" or "plies".
 fn plies(n: u32) -> &'static str {

@@ -286,6 +286,9 @@ pub struct Try {
     /// Whether some line one ply longer was cut because it repeated a position: the move's lines
     /// go on only by repeating, where they do not die.
     pub repeats: bool,
+    /// Whether the move leads at once to a position the costlier verdict (the cage attempt)
+    /// proves illegal, rather than the analysis.
+    pub caged: bool,
 }
 
 /// Looks for a history `max_depth` plies deep, or shows that every history dies earlier.
@@ -364,11 +367,13 @@ fn prove_in<P: Pruner>(
     let mut best: Option<(Retraction, RetroPosition, u32)> = None;
     for r in pos.retractions() {
         let child = pos.retract(r);
-        if pruner.is_illegal(&child) || pruner.deep_reason(&child).is_some() {
+        let illegal = pruner.is_illegal(&child);
+        if illegal || pruner.deep_reason(&child).is_some() {
             tries.push(Try {
                 retraction: r,
                 survived: 0,
                 repeats: false,
+                caged: !illegal,
             });
             continue;
         }
@@ -393,6 +398,7 @@ fn prove_in<P: Pruner>(
             retraction: r,
             survived,
             repeats,
+            caged: false,
         });
         if best.as_ref().is_none_or(|b| b.2 < survived) {
             best = Some((r, child, survived));

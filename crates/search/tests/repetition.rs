@@ -110,3 +110,45 @@ fn positions_of_random_games_keep_repetition_free_histories() {
     }
     assert!(checked > 50, "{checked}");
 }
+
+/// Proves illegal, by its costlier verdict, every position where the white king left h1.
+struct CagedOffH1;
+
+impl retrace_search::Pruner for CagedOffH1 {
+    fn is_illegal(&self, _: &RetroPosition) -> bool {
+        false
+    }
+
+    fn deep_reason(&self, pos: &RetroPosition) -> Option<retrace_legal::Reason> {
+        let off = pos.board().king_of(Color::White) != Some(shakmaty::Square::H1);
+        off.then(|| {
+            retrace_legal::Reason::new(
+                retrace_legal::ReasonCode::Cage,
+                "test".into(),
+                shakmaty::Bitboard::EMPTY,
+            )
+        })
+    }
+}
+
+/// `prove` tells the last moves that end in a cage at once from those that live on.
+#[test]
+fn prove_tells_the_last_moves_that_end_in_a_cage() {
+    let pos = sealed(SEALED);
+    let Proof::NoHistory { tries, .. } = prove(&pos, 10, &CagedOffH1, None) else {
+        panic!("no history");
+    };
+    // Black retracts first (Kg8-h8 lives on), then White's Kg1-h1 is caged at once.
+    assert!(
+        tries.iter().all(|t| !t.caged && t.survived >= 1),
+        "{tries:?}"
+    );
+    let white = sealed("5b1k/4pppp/8/8/8/8/4PPPP/5B1K b - - 0 1");
+    let Proof::NoHistory { tries, .. } = prove(&white, 10, &CagedOffH1, None) else {
+        panic!("no history");
+    };
+    assert!(
+        !tries.is_empty() && tries.iter().all(|t| t.caged && t.survived == 0),
+        "{tries:?}"
+    );
+}
