@@ -269,7 +269,10 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     let tries = r["tries"].as_array().expect("tries");
     // Every black king retraction onto c2, plain or uncapturing any white unit.
     assert_eq!(tries.len(), 18, "{tries:?}");
-    assert!(tries.iter().all(|t| t["survived"] == 0));
+    assert!(tries
+        .iter()
+        .all(|t| t["survived"] == 0 && t["repeats"] == false));
+    assert_eq!(r["longest"]["plies"], 0);
 
     // The real position: a history exists, and it starts with the only possible last move.
     let v = json(&retrace(&["check", BRANDIS, "--prove", "4", "--json"], ""));
@@ -277,9 +280,17 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     let history = v["retraction"]["history"].as_array().expect("a history");
     assert_eq!(history.len(), 4);
     assert_eq!(history[0], "Ka2-a1");
+    assert_eq!(v["retraction"]["longest"]["plies"], 4);
+    assert_eq!(
+        v["retraction"]["longest"]["line"],
+        v["retraction"]["history"]
+    );
     let text = retrace(&["check", BRANDIS, "--prove", "4"], "");
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("a history 4 plies deep exists"), "{text}");
+    assert!(
+        text.contains("a history of 4 plies without repetition exists"),
+        "{text}"
+    );
 
     for bad in ["x", "-1", "1000"] {
         let out = retrace(&["check", BRANDIS, "--prove", bad], "");
