@@ -30,7 +30,7 @@
 //!   behind h7-h6). Each such pawn is used alone, the others counted as open, which
 //!   over-approximates the paths and so stays sound.
 
-use retrace_unmove::{pawn_forward, RetroPosition};
+use retrace_unmove::{pawn_forward, role_name, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 
 use crate::text::{color_adj, squares_text};
@@ -1224,18 +1224,6 @@ fn rearranged_message(r: &Rearranged) -> String {
 /// Squares written as `a1, b2 or c3` for messages.
 fn squares_or(squares: Bitboard) -> String {
     squares_text(squares).replace(" and ", " or ")
-}
-
-/// Lower-case role name for messages.
-pub(crate) fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
 }
 
 #[cfg(test)]

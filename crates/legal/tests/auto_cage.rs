@@ -388,3 +388,19 @@ fn no_cage_in_the_legal_corpus_positions() {
     );
     assert!(tried >= 100, "{tried}");
 }
+
+/// Keym's r2-D-009 after Ka2xNa1: the white camp with the black king on c2 and the knight on a1 is
+/// one cluster of sixteen units from which no unit can walk away, so it is its own core and is
+/// tried under the cores' cap; without the pawn on b3 (the knight's door) it is no cage.
+#[test]
+fn a_cluster_from_which_nothing_peels_gets_the_cap_of_cores() {
+    let p = pos("8/7p/7p/8/8/PP4P1/KPkPPP1P/nR1bRN1N w - -");
+    let found = find_cage(&p, &AutoLimits::default(), &CageStore::new())
+        .found
+        .expect("the sixteen units are a cage");
+    assert_eq!(found.cage.board.occupied().count(), 16);
+    let open = pos("8/7p/7p/8/8/P5P1/KPkPPP1P/nR1bRN1N w - -");
+    assert!(find_cage(&open, &AutoLimits::default(), &CageStore::new())
+        .found
+        .is_none());
+}

@@ -1,6 +1,40 @@
 //! Command-line arguments, as `shared/design/cli-contract.md` fixes them.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{value_parser, Args, Parser, Subcommand, ValueEnum};
+use shakmaty::{Color, Square};
+
+/// Deepest retraction search the command line accepts.
+pub const MAX_SOLVE_DEPTH: u32 = 64;
+
+/// Deepest retro perft the command line accepts: deeper never finishes on real positions.
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
+/// Whose uncaptures `solve --no-uncapture` forbids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Uncapturers {
+    #[value(alias = "w")]
+    White,
+    #[value(alias = "b")]
+    Black,
+    Both,
+}
+
+impl Uncapturers {
+    /// Forbidden uncaptures indexed by shakmaty's `Color as usize` (Black = 0, White = 1).
+    #[must_use]
+    pub fn forbidden(self) -> [bool; 2] {
+        match self {
+            Uncapturers::White => [false, true],
+            Uncapturers::Black => [true, false],
+            Uncapturers::Both => [true, true],
+        }
+    }
+}
+
+/// A side as the command line spells it: `w`, `b`, `white` or `black`.
+fn parse_side(text: &str) -> Result<Color, String> {
+    crate::commands::parse_color(text).map_err(|e| e.to_string())
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -25,8 +59,8 @@ pub enum Command {
         cages: Option<std::path::PathBuf>,
         /// When the analysis finds no contradiction, also look for a history N plies deep: if
         /// every line dies earlier, the position is illegal (reason no_history).
-        #[arg(long, value_name = "N")]
-        prove: Option<String>,
+        #[arg(long, value_name = "N", value_parser = value_parser!(u32).range(0..=i64::from(MAX_SOLVE_DEPTH)))]
+        prove: Option<u32>,
         /// With --prove: give up after visiting this many nodes (the answer is then incomplete).
         #[arg(long, value_name = "NODES")]
         max_nodes: Option<u64>,
@@ -41,8 +75,8 @@ pub enum Command {
         #[command(flatten)]
         position: PositionArgs,
         /// Plies to retract (0 to 12).
-        #[arg(value_name = "DEPTH")]
-        depth: String,
+        #[arg(value_name = "DEPTH", value_parser = value_parser!(u32).range(0..=i64::from(MAX_PERFT_DEPTH)))]
+        depth: u32,
         /// Stop after expanding this many positions (the count is then marked incomplete).
         #[arg(long, value_name = "NODES")]
         max_nodes: Option<u64>,
@@ -51,18 +85,19 @@ pub enum Command {
     Solve {
         #[command(flatten)]
         position: PositionArgs,
-        /// Plies to retract (N).
-        #[arg(long, value_name = "N")]
-        depth: String,
+        /// Plies to retract (N, 0 to 64).
+        #[arg(long, value_name = "N", value_parser = value_parser!(u32).range(0..=i64::from(MAX_SOLVE_DEPTH)))]
+        depth: u32,
         /// Further plies that must still be retractable after the N.
-        #[arg(long, value_name = "E", default_value_t = retrace_search::DEFAULT_EXTRA)]
+        #[arg(long, value_name = "E", default_value_t = retrace_search::DEFAULT_EXTRA,
+              value_parser = value_parser!(u32).range(0..=i64::from(MAX_SOLVE_DEPTH)))]
         extra: u32,
         /// Stop after M solutions (the answer is then marked incomplete).
         #[arg(long, value_name = "M")]
         max: Option<usize>,
         /// Forbid uncaptures: white, black or both.
-        #[arg(long, value_name = "white|black|both")]
-        no_uncapture: Option<String>,
+        #[arg(long, value_enum)]
+        no_uncapture: Option<Uncapturers>,
         /// Read the FEN's castling and en passant fields as complete: a missing right was lost,
         /// '-' means no en passant capture was possible ('?' stays unknown).
         #[arg(long)]
@@ -93,11 +128,12 @@ pub enum Command {
         #[command(flatten)]
         position: PositionArgs,
         /// The length in moves, as composers count: N, or N.5 when Black is to move.
-        #[arg(long, value_name = "N")]
-        moves: Option<String>,
+        #[arg(long, value_name = "N", value_parser = crate::proofgame::parse_moves,
+              conflicts_with = "plies", required_unless_present = "plies")]
+        moves: Option<u32>,
         /// The length in plies (instead of --moves).
-        #[arg(long, value_name = "P")]
-        plies: Option<String>,
+        #[arg(long, value_name = "P", value_parser = crate::proofgame::parse_plies)]
+        plies: Option<u32>,
         /// Stop after M games (the answer is then marked incomplete, and never unique).
         #[arg(long, value_name = "M")]
         max: Option<usize>,
@@ -117,6 +153,14 @@ pub enum Command {
     },
     /// Solve a retractor: White retracts N moves (Black in between), then a forward goal.
     Retractor(crate::retractor::RetractorArgs),
+    /// Print a completion script for SHELL (e.g. `retrace completions bash > retrace.bash`).
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), generated from these definitions (`retrace man | man -l -`).
+    Man,
     /// Start the interactive retractor (the default).
     Repl {
         /// Run the commands of FILE instead of reading a terminal.
@@ -135,17 +179,30 @@ pub struct PositionArgs {
     #[arg(value_name = "FEN", allow_hyphen_values = true)]
     pub fen: String,
     /// The side that made the last move: w or b.
-    #[arg(long, value_name = "w|b")]
-    pub retract: Option<String>,
+    #[arg(long, value_name = "w|b", value_parser = parse_side)]
+    pub retract: Option<Color>,
     /// Squares of units that never moved, comma separated.
-    #[arg(long, value_name = "SQ,SQ,...")]
-    pub frozen: Option<String>,
+    #[arg(long, value_name = "SQ,SQ,...", value_delimiter = ',')]
+    pub frozen: Vec<Square>,
     /// Squares of units that are promoted pieces, comma separated.
-    #[arg(long, value_name = "SQ,SQ,...")]
-    pub promoted: Option<String>,
+    #[arg(long, value_name = "SQ,SQ,...", value_delimiter = ',')]
+    pub promoted: Vec<Square>,
     /// Print one JSON document (one per line in batch mode).
     #[arg(long)]
     pub json: bool,
+    /// In batch mode (FEN -), answer on N threads (default: every core); the output keeps the
+    /// input's order whatever N is.
+    #[arg(long, value_name = "N", value_parser = value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+impl PositionArgs {
+    /// The threads a batch runs on.
+    #[must_use]
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .map_or_else(crate::batch::default_jobs, usize::from)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -157,14 +214,14 @@ pub enum CageCommand {
         #[arg(value_name = "FEN")]
         fen: String,
         /// The squares tracked (default: the occupied squares and their king-move neighbours).
-        #[arg(long, value_name = "SQ,SQ,...")]
-        zone: Option<String>,
+        #[arg(long, value_name = "SQ,SQ,...", value_delimiter = ',')]
+        zone: Option<Vec<Square>>,
         /// Retractions searched before giving up.
         #[arg(long, value_name = "N")]
         depth: Option<u32>,
         /// Units that never moved (each on its square of the initial array).
-        #[arg(long, value_name = "SQ,SQ,...")]
-        frozen: Option<String>,
+        #[arg(long, value_name = "SQ,SQ,...", value_delimiter = ',')]
+        frozen: Vec<Square>,
         /// Cages the verification may use as proven (each re-verified on load, once).
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,

@@ -16,10 +16,10 @@ use serde_json::{json, Value};
 use shakmaty::{Color, Square};
 
 use crate::{
-    cli::{CageCommand, Cli, Command, PositionArgs},
+    cli::{CageCommand, Cli, Command, PositionArgs, Uncapturers},
     interactive,
-    lines::{lines, one_line, read_text_file},
-    output::{error_json, CliError},
+    lines::read_text_file,
+    output::CliError,
     proof::ProofReport,
     proofgame, script,
 };
@@ -52,7 +52,7 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     }))
 }
 
-fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     INTERRUPT.get().is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
@@ -64,12 +64,6 @@ fn exit_status() -> ExitCode {
         ExitCode::SUCCESS
     }
 }
-
-/// Deepest retraction search the command line accepts.
-const MAX_SOLVE_DEPTH: u32 = 64;
-
-/// Deepest retro perft the command line accepts: deeper never finishes on real positions.
-const MAX_PERFT_DEPTH: u32 = 12;
 
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     use std::io::IsTerminal;
@@ -91,7 +85,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             max_nodes,
         }) => {
             let store = load_cages(cages.as_deref())?;
-            let prove = prove.as_deref().map(parse_search_depth).transpose()?;
             for_each_position(&position, |pos| check(pos, &store, prove, max_nodes))
         }
         Some(Command::Cage(CageCommand::Verify {
@@ -107,7 +100,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let claim = ClaimRequest {
                 zone: zone.as_deref(),
                 depth,
-                frozen: frozen.as_deref(),
+                frozen: &frozen,
                 max_nodes,
             };
             let answer = |text: &str| cage_verify(text, &claim, &store);
@@ -115,7 +108,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 print_answer(&answer(&fen)?, json)?;
                 return Ok(exit_status());
             }
-            batch(json, answer)
+            crate::batch::run(json, crate::batch::default_jobs(), answer)
         }
         Some(Command::Solve {
             position,
@@ -132,19 +125,17 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }) => {
             let mut position = position;
             position.json |= jsonl;
-            let store = load_cages(cages.as_deref())?;
-            let depth = parse_search_depth(&depth)?;
-            if extra > MAX_SOLVE_DEPTH {
-                return Err(CliError::BadInput(format!(
-                    "extra depth {extra} is more than {MAX_SOLVE_DEPTH}"
-                )));
+            if jsonl {
+                // Solutions stream as they are found: one line at a time keeps them in order.
+                position.jobs = Some(1);
             }
+            let store = load_cages(cages.as_deref())?;
             let request = SolveRequest {
                 depth,
                 extra,
                 max,
                 max_nodes,
-                no_uncapture: parse_no_uncapture(no_uncapture.as_deref())?,
+                no_uncapture: no_uncapture.map_or([false; 2], Uncapturers::forbidden),
                 exact_fen,
                 game_clocks,
                 jsonl,
@@ -163,8 +154,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             cages,
         }) => {
             let store = load_cages(cages.as_deref())?;
-            let plies = proofgame::length(moves.as_deref(), plies.as_deref())
-                .map_err(CliError::BadInput)?;
+            // Clap makes exactly one of the two present.
+            let plies = moves.or(plies).unwrap_or_default();
             let request = proofgame::Request {
                 plies,
                 max,
@@ -172,6 +163,21 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 exact_castling: exact_fen,
             };
             proofgame_command(&position, request, pgn.as_deref(), &store)
+        }
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut command = Cli::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut command, "retrace", &mut out);
+            io::stdout().lock().write_all(&out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Man) => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+            io::stdout().lock().write_all(&out)?;
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Retractor(args)) => {
             print_answer(&crate::retractor::answer(&args)?, args.json)?;
@@ -181,10 +187,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             position,
             depth,
             max_nodes,
-        }) => {
-            let depth = parse_depth(&depth)?;
-            for_each_position(&position, |pos| perft(pos, depth, max_nodes))
-        }
+        }) => for_each_position(&position, |pos| perft(pos, depth, max_nodes)),
     }
 }
 
@@ -219,7 +222,7 @@ pub struct Answer {
 /// In batch mode a bad line gives an error line and the batch goes on; the exit status is then 2.
 fn for_each_position(
     args: &PositionArgs,
-    answer: impl Fn(&RetroPosition) -> Result<Answer, CliError>,
+    answer: impl Fn(&RetroPosition) -> Result<Answer, CliError> + Sync,
 ) -> Result<ExitCode, CliError> {
     for_each_position_text(args, |pos, _| answer(pos))
 }
@@ -227,63 +230,19 @@ fn for_each_position(
 /// As [`for_each_position`], also handing over the FEN text (for facts beyond the position).
 fn for_each_position_text(
     args: &PositionArgs,
-    answer: impl Fn(&RetroPosition, &str) -> Result<Answer, CliError>,
+    answer: impl Fn(&RetroPosition, &str) -> Result<Answer, CliError> + Sync,
 ) -> Result<ExitCode, CliError> {
     if args.fen != "-" {
         let pos = position_from_args(&args.fen, args)?;
         print_answer(&answer(&pos, &args.fen)?, args.json)?;
         return Ok(exit_status());
     }
-    batch(args.json, |line| {
+    crate::batch::run(args.json, args.jobs(), |line| {
         position_from_args(line, args).and_then(|pos| answer(&pos, line))
     })
 }
 
-/// Answers every line of standard input. A bad line (blank, not UTF-8, too long, or not a good
-/// input) gives an error line and the batch goes on, so with `--json` output line k answers
-/// input line k; the exit status is then 2. An interrupt ends the batch with 130.
-fn batch(
-    json: bool,
-    answer: impl Fn(&str) -> Result<Answer, CliError>,
-) -> Result<ExitCode, CliError> {
-    let mut failed = false;
-    for line in lines(io::stdin().lock()) {
-        let line = line?;
-        let result = match line.text {
-            Ok(text) if text.trim().is_empty() => {
-                Err(CliError::BadInput("the line is empty".into()))
-            }
-            Ok(text) => answer(&text),
-            Err(err) => Err(CliError::BadInput(err.to_string())),
-        };
-        match result {
-            Ok(a) => print_answer(&a, json)?,
-            Err(err @ CliError::BadInput(_)) => {
-                failed = true;
-                let message = one_line(&err.to_string());
-                if json {
-                    writeln!(io::stdout(), "{}", error_json(&message))?;
-                }
-                eprintln!("retrace: line {}: {message}", line.number);
-            }
-            Err(err) => return Err(err),
-        }
-        if interrupted() {
-            eprintln!(
-                "retrace: interrupted after line {}: the rest was not read",
-                line.number
-            );
-            return Ok(ExitCode::from(130));
-        }
-    }
-    Ok(if failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
+pub(crate) fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
     let mut out = io::stdout().lock();
     if json {
         writeln!(out, "{}", answer.json)?;
@@ -296,12 +255,11 @@ fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
 
 /// Builds the position from a FEN and the marking options.
 pub fn position_from_args(fen: &str, args: &PositionArgs) -> Result<RetroPosition, CliError> {
-    let retract = args.retract.as_deref().map(parse_color).transpose()?;
-    let mut pos = RetroPosition::parse(fen, retract).map_err(bad)?;
-    for sq in parse_squares(args.frozen.as_deref())? {
-        pos.mark_frozen(sq).map_err(bad)?;
+    let mut pos = RetroPosition::parse(fen, args.retract).map_err(bad)?;
+    for &sq in &args.frozen {
+        pos.mark_never_moved(sq).map_err(bad)?;
     }
-    for sq in parse_squares(args.promoted.as_deref())? {
+    for &sq in &args.promoted {
         pos.mark_promoted(sq).map_err(bad)?;
     }
     Ok(pos)
@@ -317,29 +275,6 @@ pub fn parse_color(text: &str) -> Result<Color, CliError> {
         "b" | "black" => Ok(Color::Black),
         other => Err(CliError::BadInput(format!(
             "'{other}' is not a side: use w or b"
-        ))),
-    }
-}
-
-pub fn parse_squares(list: Option<&str>) -> Result<Vec<Square>, CliError> {
-    let Some(list) = list else {
-        return Ok(Vec::new());
-    };
-    list.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<Square>()
-                .map_err(|_| CliError::BadInput(format!("'{s}' is not a square")))
-        })
-        .collect()
-}
-
-fn parse_depth(text: &str) -> Result<u32, CliError> {
-    match text.trim().parse::<u32>() {
-        Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(depth),
-        _ => Err(CliError::BadInput(format!(
-            "depth '{text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}"
         ))),
     }
 }
@@ -476,28 +411,6 @@ fn perft(pos: &RetroPosition, depth: u32, max_nodes: Option<u64>) -> Result<Answ
     })
 }
 
-fn parse_search_depth(text: &str) -> Result<u32, CliError> {
-    match text.trim().parse::<u32>() {
-        Ok(depth) if depth <= MAX_SOLVE_DEPTH => Ok(depth),
-        _ => Err(CliError::BadInput(format!(
-            "depth '{text}' must be a whole number from 0 to {MAX_SOLVE_DEPTH}"
-        ))),
-    }
-}
-
-fn parse_no_uncapture(text: Option<&str>) -> Result<[bool; 2], CliError> {
-    // Indexed by shakmaty's Color as usize: Black = 0, White = 1.
-    match text.map(|t| t.trim().to_ascii_lowercase()) {
-        None => Ok([false, false]),
-        Some(t) if t == "white" || t == "w" => Ok([false, true]),
-        Some(t) if t == "black" || t == "b" => Ok([true, false]),
-        Some(t) if t == "both" => Ok([true, true]),
-        Some(t) => Err(CliError::BadInput(format!(
-            "--no-uncapture takes white, black or both, not '{t}'"
-        ))),
-    }
-}
-
 /// The options of one `solve` run.
 struct SolveRequest {
     depth: u32,
@@ -605,8 +518,15 @@ fn solve(
         },
         found.nodes
     );
-    for (i, line) in lines.iter().enumerate() {
-        text.push_str(&format!("{:>4}. {}\n", i + 1, line.join(" ")));
+    if let Some(groups) = crate::retro_text::by_last_move(pos, &found.lines) {
+        text.push_str(&format!("by last move: {groups}\n"));
+    }
+    for (i, line) in found.lines.iter().enumerate() {
+        text.push_str(&format!(
+            "{:>4}. {}\n",
+            i + 1,
+            crate::retro_text::numbered(pos, line)
+        ));
     }
     if found.count > lines.len() as u64 {
         text.push_str(&format!(
@@ -660,21 +580,19 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
 
 /// The options of `cage verify` beyond the board.
 struct ClaimRequest<'a> {
-    zone: Option<&'a str>,
+    zone: Option<&'a [Square]>,
     depth: Option<u32>,
-    frozen: Option<&'a str>,
+    frozen: &'a [Square],
     max_nodes: u64,
 }
 
 /// `cage verify`: is the claim a cage? The cages of `store` count as proven.
 fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
+    use retrace_legal::cage::Failure;
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
-    let zone = match claim.zone {
-        None => None,
-        Some(list) => Some(parse_squares(Some(list))?.into_iter().collect()),
-    };
-    let frozen = parse_squares(claim.frozen)?.into_iter().collect();
+    let zone = claim.zone.map(|list| list.iter().copied().collect());
+    let frozen = claim.frozen.iter().copied().collect();
     let cage = Cage::from_parts(board, zone, frozen, claim.depth).map_err(bad)?;
     let options = retrace_legal::cage::VerifyOptions {
         max_nodes: claim.max_nodes,
@@ -690,8 +608,13 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
             .failure
             .as_ref()
             .map_or(String::new(), |f| format!(" ({f})"));
+        // Only an escape is a line out of the cage; a limit or a cancel stopped on some line.
+        let which = match verification.failure {
+            Some(Failure::BoardEmpty | Failure::AllHome) => "a line that escapes",
+            _ => "the line it stopped on",
+        };
         format!(
-            "not verified{why} after {} nodes; a line that escapes: {}\n",
+            "not verified{why} after {} nodes; {which}: {}\n",
             verification.nodes,
             verification.escape.join(" ")
         )
@@ -715,7 +638,7 @@ fn proofgame_command(
     pgn_file: Option<&std::path::Path>,
     cages: &CageStore,
 ) -> Result<ExitCode, CliError> {
-    let pgn = std::cell::RefCell::new(String::new());
+    let pgn = std::sync::Mutex::new(String::new());
     let answer = |fen: &str| {
         let fen = proofgame::complete_fen(fen, request.plies);
         let pos = position_from_args(&fen, args)?;
@@ -734,7 +657,9 @@ fn proofgame_command(
             proofgame::Report::new(&pos, request.plies, &found).map_err(CliError::Internal)?;
         if pgn_file.is_some() {
             let games = proofgame::pgn(&pos, &found.games).map_err(CliError::Internal)?;
-            pgn.borrow_mut().push_str(&games);
+            pgn.lock()
+                .map_err(|_| CliError::Internal("the PGN buffer was poisoned".into()))?
+                .push_str(&games);
         }
         Ok(Answer {
             json: report.json,
@@ -742,7 +667,8 @@ fn proofgame_command(
         })
     };
     let code = if args.fen == "-" {
-        batch(args.json, answer)?
+        // One job: the games are gathered for the PGN file in input order.
+        crate::batch::run(args.json, 1, answer)?
     } else {
         print_answer(&answer(&args.fen)?, args.json)?;
         if interrupted() {
@@ -752,7 +678,7 @@ fn proofgame_command(
         }
     };
     if let Some(file) = pgn_file {
-        std::fs::write(file, pgn.into_inner())
+        std::fs::write(file, pgn.into_inner().unwrap_or_default())
             .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", file.display())))?;
     }
     Ok(code)

@@ -28,36 +28,111 @@ pub const COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "proofgame", usage: "proofgame N [max M] [pgn FILE] | proofgame plies P ...", what: "Find every game of exactly N moves from the initial array that reaches this position (N.5 when Black is to move; or plies P). The games print forward as game scores; unique is said only when the search was complete. pgn FILE writes them as PGN; step K walks into game K. Ctrl-C stops it and keeps what it found." },
     CommandHelp { name: "solutions", usage: "solutions", what: "List the solutions of the last solve again." },
     CommandHelp { name: "step", usage: "step <K>", what: "Walk into solution K of the last solve; undo and redo then walk along it." },
-    CommandHelp { name: "mark", usage: "mark frozen|promoted <square>", what: "Mark a unit as never having moved, or as a promoted piece." },
-    CommandHelp { name: "export", usage: "export pgn|fen [file]", what: "Print or write the line as a forward game (PGN) or the position as a FEN." },
+    CommandHelp { name: "mark", usage: "mark frozen|promoted <square>", what: "Mark a unit as never having moved (it stands on its square of the initial array), or as a promoted piece." },
+    CommandHelp { name: "save", usage: "save FILE", what: "Write the whole session (position, marks, line, step, cages) to FILE, a small text format (one record a line)." },
+    CommandHelp { name: "load", usage: "load FILE", what: "Replace the session by one saved with save; all of it loads, or nothing changes." },
+    CommandHelp { name: "export", usage: "export pgn|fen [file] | export solutions pgn|fen FILE", what: "Print or write the line as a forward game (PGN) or the position as a FEN; or write every kept solution of the last solve, as PGN games or as the FEN each starts from." },
     CommandHelp { name: "cage", usage: "cage verify [all | all but SQ ... | SQ ...] [zone SQ,..] [depth N] [nodes N] | list | forget K | export FILE | import FILE", what: "User cages: verify the selected units of the current position as a cage (stored cages count as proven; nodes N sets the budget) and store it; stored cages make check and solve call positions containing them illegal. Export and import use the cage file format (one cage per line: board, zone=, frozen=, depth=); imported cages are re-verified, bad lines reported and skipped." },
     CommandHelp { name: "help", usage: "help [command]", what: "List the commands, or explain one." },
     CommandHelp { name: "quit", usage: "quit", what: "Leave (Ctrl-D does too)." },
 ];
 
-/// `help` or `help <command>`.
+/// The widest usage column of the command table; a longer usage gets a line of its own.
+const USAGE_COLUMN: usize = 30;
+
+/// `help` or `help <command>`, wrapped to the terminal's width (80 columns when there is no
+/// terminal).
 pub fn text(topic: &str) -> Result<String, String> {
+    text_for_width(topic, textwrap::termwidth())
+}
+
+/// [`text`] for a given width.
+pub fn text_for_width(topic: &str, width: usize) -> Result<String, String> {
+    let width = width.max(40);
     if topic.is_empty() {
         let mut text = String::from("Commands (help <command> for more):\n");
+        let indent = " ".repeat(USAGE_COLUMN + 3);
         for c in COMMANDS {
-            text.push_str(&format!(
-                "  {:<52} {}\n",
-                c.usage,
-                c.what
-                    .split(". ")
-                    .next()
-                    .unwrap_or(c.what)
-                    .trim_end_matches('.')
-            ));
+            let summary = first_sentence(c.what);
+            let head = if c.usage.len() <= USAGE_COLUMN {
+                format!("  {:<USAGE_COLUMN$} ", c.usage)
+            } else {
+                text.push_str(&textwrap::fill(
+                    c.usage,
+                    textwrap::Options::new(width)
+                        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                        .initial_indent("  ")
+                        .subsequent_indent("    "),
+                ));
+                text.push('\n');
+                indent.clone()
+            };
+            let options = textwrap::Options::new(width)
+                .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                .initial_indent(&head)
+                .subsequent_indent(&indent);
+            text.push_str(&textwrap::fill(summary, options));
+            text.push('\n');
         }
-        text.push_str(
+        text.push_str(&textwrap::fill(
             "Moves are written as in retro notation: a2-a3, Kf5xNe5, f4xg3ep, c7xNd8=R, 0-0.",
-        );
+            textwrap::Options::new(width).word_splitter(textwrap::WordSplitter::NoHyphenation),
+        ));
         return Ok(text);
     }
     COMMANDS
         .iter()
         .find(|c| c.name == topic)
-        .map(|c| format!("{}\n  {}", c.usage, c.what))
+        .map(|c| {
+            let options = textwrap::Options::new(width)
+                .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                .initial_indent("  ")
+                .subsequent_indent("  ");
+            format!(
+                "{}\n{}",
+                textwrap::fill(
+                    c.usage,
+                    textwrap::Options::new(width)
+                        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                ),
+                textwrap::fill(c.what, options)
+            )
+        })
         .ok_or_else(|| format!("no command '{topic}' (type help)"))
+}
+
+/// The first sentence of a description, without its full stop: it ends at ". " before a capital
+/// letter, so that "e.g. 'retract" stays whole.
+fn first_sentence(what: &str) -> &str {
+    let bytes = what.as_bytes();
+    let end = (0..bytes.len().saturating_sub(2))
+        .find(|&i| bytes[i] == b'.' && bytes[i + 1] == b' ' && bytes[i + 2].is_ascii_uppercase())
+        .unwrap_or(what.len());
+    what[..end].trim_end_matches('.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_fits_the_width_and_keeps_abbreviations_whole() {
+        for width in [60, 80, 120] {
+            let mut topics = vec![""];
+            topics.extend(COMMANDS.iter().map(|c| c.name));
+            for topic in topics {
+                let text = text_for_width(topic, width).expect("help");
+                for line in text.lines() {
+                    assert!(line.chars().count() <= width, "{width}: {line}");
+                }
+            }
+        }
+        let text = text_for_width("", 80).expect("help");
+        assert!(text.contains("e.g. 'retract Kf5xNe5'"), "{text}");
+        assert!(!text.contains("auto-\n"), "{text}");
+        assert_eq!(
+            first_sentence("Take back, e.g. a move. Then more."),
+            "Take back, e.g. a move"
+        );
+    }
 }

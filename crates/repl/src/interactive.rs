@@ -110,45 +110,19 @@ pub fn run() -> Result<(), CliError> {
             helper.retractions = session.retraction_words();
         }
         match editor.readline(&session.prompt()) {
-            Ok(line) => {
-                if !line.trim().is_empty() {
-                    let _ = editor.add_history_entry(line.as_str());
-                }
-                cancel.store(false, Ordering::Relaxed);
-                let mut progress = |p: retrace_search::Progress| {
-                    match p.phase {
-                        retrace_search::Phase::ForwardLayers { positions } => eprint!(
-                            "\r  forward layers: {positions} positions, {:.1} s   ",
-                            p.elapsed.as_secs_f64()
-                        ),
-                        retrace_search::Phase::Retracting => eprint!(
-                            "\r  {} nodes, ply {}, {} solutions, {:.1} s   ",
-                            p.nodes,
-                            p.ply,
-                            p.solutions,
-                            p.elapsed.as_secs_f64()
-                        ),
+            Ok(input) => {
+                // A paste of several lines arrives as one: each line is a command, in order, as
+                // if typed at the prompt.
+                let mut quit = false;
+                for line in input.split(['\n', '\r']).filter(|l| !l.trim().is_empty()) {
+                    let _ = editor.add_history_entry(line);
+                    if run_line(&mut session, line, &cancel) {
+                        quit = true;
+                        break;
                     }
-                    let _ = io::stderr().flush();
-                };
-                let mut hooks = Hooks {
-                    cancel: Arc::clone(&cancel),
-                    progress: &mut progress,
-                };
-                let result = session.execute(&line, &mut hooks);
-                if cancel.load(Ordering::Relaxed) {
-                    eprintln!("\r  interrupted{:40}", "");
-                } else if ["solve", "proofgame"]
-                    .iter()
-                    .any(|c| line.trim_start().starts_with(c))
-                {
-                    eprint!("\r{:60}\r", "");
                 }
-                match result {
-                    Ok(Outcome::Quit) => break,
-                    Ok(Outcome::Show(text)) if text.is_empty() => {}
-                    Ok(Outcome::Show(text)) => println!("{text}"),
-                    Err(err) => println!("error: {err}"),
+                if quit {
+                    break;
                 }
             }
             Err(ReadlineError::Interrupted) => println!("^C (Ctrl-D or quit to leave)"),
@@ -179,4 +153,45 @@ fn session_show(session: &mut Session, cancel: &Arc<AtomicBool>) -> String {
         Ok(Outcome::Show(text)) => text,
         _ => String::new(),
     }
+}
+
+/// Runs one command line, with the live progress of a long search on stderr; true to quit.
+fn run_line(session: &mut Session, line: &str, cancel: &Arc<AtomicBool>) -> bool {
+    cancel.store(false, Ordering::Relaxed);
+    let mut progress = |p: retrace_search::Progress| {
+        match p.phase {
+            retrace_search::Phase::ForwardLayers { positions } => eprint!(
+                "\r  forward layers: {positions} positions, {:.1} s   ",
+                p.elapsed.as_secs_f64()
+            ),
+            retrace_search::Phase::Retracting => eprint!(
+                "\r  {} nodes, ply {}, {} solutions, {:.1} s   ",
+                p.nodes,
+                p.ply,
+                p.solutions,
+                p.elapsed.as_secs_f64()
+            ),
+        }
+        let _ = io::stderr().flush();
+    };
+    let mut hooks = Hooks {
+        cancel: Arc::clone(cancel),
+        progress: &mut progress,
+    };
+    let result = session.execute(line, &mut hooks);
+    if cancel.load(Ordering::Relaxed) {
+        eprintln!("\r  interrupted{:40}", "");
+    } else if ["solve", "proofgame"]
+        .iter()
+        .any(|c| line.trim_start().starts_with(c))
+    {
+        eprint!("\r{:60}\r", "");
+    }
+    match result {
+        Ok(Outcome::Quit) => return true,
+        Ok(Outcome::Show(text)) if text.is_empty() => {}
+        Ok(Outcome::Show(text)) => println!("{text}"),
+        Err(err) => println!("error: {err}"),
+    }
+    false
 }

@@ -1,6 +1,7 @@
 //! The `retrace` command line as a library: the binary (`main.rs`) only parses arguments and
 //! dispatches here, and the fuzz targets drive the REPL [`session::Session`] directly.
 
+pub mod batch;
 pub mod board;
 pub mod cli;
 pub mod commands;
@@ -11,5 +12,6 @@ pub mod output;
 pub mod proof;
 pub mod proofgame;
 pub mod retractor;
+pub mod retro_text;
 pub mod script;
 pub mod session;

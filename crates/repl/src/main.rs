@@ -6,11 +6,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use retrace_repl::{
-    cli::Cli,
-    commands,
-    output::{self, CliError},
-};
+use retrace_repl::{cli::Cli, commands, output};
 
 fn main() -> ExitCode {
     // Arguments as the OS gives them: a file name need not be UTF-8, and clap reports a text
@@ -28,29 +24,29 @@ fn main() -> ExitCode {
                 let _ = err.print();
                 return ExitCode::SUCCESS;
             }
-            let message = err.kind().as_str().map_or_else(
-                || {
-                    err.to_string()
-                        .lines()
-                        .next()
-                        .unwrap_or("bad arguments")
-                        .to_owned()
-                },
-                |kind| first_line_of(&err.to_string()).unwrap_or_else(|| kind.to_owned()),
-            );
-            return output::report(&CliError::BadInput(message), json);
+            // Clap renders its own errors in full: what was wrong, the usage, and a "did you
+            // mean" for a typo. With --json, stdout gets the error (without the usage) as one
+            // document.
+            if json {
+                let text = err.render().to_string();
+                let message: Vec<&str> = text
+                    .lines()
+                    .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                let message = message.join(" ");
+                println!(
+                    "{}",
+                    output::error_json(message.trim_start_matches("error: "))
+                );
+            }
+            let _ = err.print();
+            return ExitCode::from(2);
         }
     };
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => output::report(&err, json),
     }
-}
-
-/// Clap's errors span several lines; the contract wants one.
-fn first_line_of(text: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(|l| l.trim_start_matches("error: ").to_owned())
 }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use retrace_search::{line_notation, Proof};
+use retrace_search::{line_notation, Proof, Try};
 use retrace_unmove::RetroPosition;
 use serde_json::{json, Value};
 
@@ -27,7 +27,7 @@ impl ProofReport {
                 ProofReport {
                     has_history: Some(true),
                     summary: format!(
-                        "a history {depth} {} deep exists (last move first):",
+                        "a history of {depth} {} without repetition exists (last move first):",
                         plies(depth)
                     ),
                     details: vec![moves.join(" ")],
@@ -35,48 +35,81 @@ impl ProofReport {
                         "depth": depth,
                         "complete": true,
                         "history": moves,
+                        "longest": { "plies": depth, "line": moves },
                         "tries": [],
                     }),
                 }
             }
-            Proof::NoHistory { tries, complete } => {
-                let tried: Vec<(String, u32)> = tries
+            Proof::NoHistory {
+                tries,
+                longest,
+                complete,
+            } => {
+                let tried: Vec<(String, &Try)> = tries
                     .iter()
-                    .map(|&(r, survived)| (pos.notation(r), survived))
+                    .map(|t| (pos.notation(t.retraction), t))
                     .collect();
-                let longest = tried.iter().map(|t| t.1).max().unwrap_or(0);
-                let summary = match (complete, longest) {
-                    (false, _) => {
+                let best = tried.iter().map(|t| t.1.survived).max().unwrap_or(0);
+                let repeats = tried.iter().any(|t| t.1.repeats);
+                let summary = match (complete, best, repeats) {
+                    (false, _, _) => {
                         "the search was stopped before it found a history or ruled one out".into()
                     }
-                    (true, 0) => format!(
+                    (true, 0, _) => format!(
                         "no history is {depth} {} deep: every last move leads to an illegal \
                          position, so this one is illegal",
                         plies(depth)
                     ),
-                    (true, n) => format!(
+                    (true, n, false) => format!(
                         "no history is {depth} {} deep: every line dies within {n} {}, so the \
+                         position is illegal",
+                        plies(depth),
+                        plies(n)
+                    ),
+                    (true, n, true) => format!(
+                        "no history is {depth} {} deep: every line dies or repeats a position \
+                         within {n} {} (a history that repeats can be cut short), so the \
                          position is illegal",
                         plies(depth),
                         plies(n)
                     ),
                 };
                 // One line per survival length, longest first: the moves that came closest.
-                let mut by_length: Vec<(u32, Vec<&str>)> = Vec::new();
-                for (m, survived) in &tried {
-                    match by_length.iter_mut().find(|(n, _)| n == survived) {
+                let mut by_length: Vec<(Group, Vec<&str>)> = Vec::new();
+                for (m, t) in &tried {
+                    let group = (t.survived, t.repeats, t.caged);
+                    match by_length.iter_mut().find(|(g, _)| *g == group) {
                         Some((_, moves)) => moves.push(m),
-                        None => by_length.push((*survived, vec![m])),
+                        None => by_length.push((group, vec![m])),
                     }
                 }
                 by_length.sort_by_key(|entry| std::cmp::Reverse(entry.0));
-                let details = by_length
+                let mut details: Vec<String> = by_length
                     .iter()
-                    .map(|(n, moves)| match n {
-                        0 => format!("into an illegal position at once: {}", moves.join(" ")),
-                        n => format!("lines that last {n} {}: {}", plies(*n), moves.join(" ")),
+                    .map(|((n, repeats, caged), moves)| match (n, repeats) {
+                        (0, _) if *caged => {
+                            format!("into a cage at once: {}", moves.join(" "))
+                        }
+                        (0, _) => format!("into an illegal position at once: {}", moves.join(" ")),
+                        (n, false) => {
+                            format!("lines that last {n} {}: {}", plies(*n), moves.join(" "))
+                        }
+                        (n, true) => format!(
+                            "lines that last {n} {}, then only repeat or die: {}",
+                            plies(*n),
+                            moves.join(" ")
+                        ),
                     })
                     .collect();
+                let line = line_notation(pos, longest);
+                if !line.is_empty() {
+                    details.push(format!(
+                        "longest history without repetition ({} {}): {}",
+                        line.len(),
+                        plies(u32::try_from(line.len()).unwrap_or(u32::MAX)),
+                        line.join(" ")
+                    ));
+                }
                 ProofReport {
                     has_history: complete.then_some(false),
                     summary,
@@ -85,9 +118,15 @@ impl ProofReport {
                         "depth": depth,
                         "complete": complete,
                         "history": Value::Null,
+                        "longest": { "plies": line.len(), "line": line },
                         "tries": tried
                             .iter()
-                            .map(|(m, s)| json!({ "move": m, "survived": s }))
+                            .map(|(m, t)| json!({
+                                "move": m,
+                                "survived": t.survived,
+                                "repeats": t.repeats,
+                                "caged": t.caged,
+                            }))
                             .collect::<Vec<_>>(),
                     }),
                 }
@@ -106,11 +145,50 @@ impl ProofReport {
     }
 }
 
+/// How `prove`'s report groups last moves: the plies they survived, whether longer lines only
+/// repeat, whether they lead into a cage at once.
+type Group = (u32, bool, bool);
+
 /// "ply" or "plies".
 fn plies(n: u32) -> &'static str {
     if n == 1 {
         "ply"
     } else {
         "plies"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use retrace_search::{prove, NoPruning};
+    use shakmaty::Color;
+
+    use super::*;
+
+    /// Each king shuffles between two corner squares, no uncaptures: every line repeats within
+    /// 7 plies, and the report says that lines only repeat, with the longest line found.
+    #[test]
+    fn a_sealed_shuffle_is_reported_as_repeating() {
+        let mut pos =
+            RetroPosition::from_fen("5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1").expect("FEN");
+        for color in Color::ALL {
+            pos.set_uncaptures_allowed(color, false);
+        }
+        let report = ProofReport::new(&pos, 10, &prove(&pos, 10, &NoPruning, None));
+        assert_eq!(report.has_history, Some(false));
+        assert!(
+            report.summary.contains("repeats a position"),
+            "{}",
+            report.summary
+        );
+        let text = report.text();
+        assert!(text.contains("then only repeat or die"), "{text}");
+        assert!(
+            text.contains("longest history without repetition"),
+            "{text}"
+        );
+        let plies = report.json["longest"]["plies"].as_u64().expect("plies");
+        assert!((3..=7).contains(&plies), "{text}");
+        assert!(report.json["tries"][0]["repeats"] == true);
     }
 }

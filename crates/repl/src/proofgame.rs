@@ -51,16 +51,6 @@ pub fn parse_plies(text: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("plies '{text}' must be a whole number from 0 to {MAX_PLIES}"))
 }
 
-/// The length of the games from `--moves` or `--plies`, exactly one of which must be given.
-pub fn length(moves: Option<&str>, plies: Option<&str>) -> Result<u32, String> {
-    match (moves, plies) {
-        (Some(m), None) => parse_moves(m),
-        (None, Some(p)) => parse_plies(p),
-        (Some(_), Some(_)) => Err("give --moves or --plies, not both".into()),
-        (None, None) => Err("give the length of the game: --moves N (or N.5), or --plies P".into()),
-    }
-}
-
 /// A length in plies as composers write it: 7 plies is "3.5 moves".
 #[must_use]
 pub fn moves_text(plies: u32) -> String {
@@ -201,9 +191,8 @@ mod tests {
         for bad in ["3.4", "x", "-1", "3.", "65", "1e3"] {
             assert!(parse_moves(bad).is_err(), "{bad}");
         }
-        assert_eq!(length(None, Some("7")), Ok(7));
-        assert!(length(Some("3"), Some("6")).is_err());
-        assert!(length(None, None).is_err());
+        assert_eq!(parse_plies("7"), Ok(7));
+        assert!(parse_plies("999").is_err());
         assert_eq!(moves_text(7), "3.5 moves (7 plies)");
     }
 }

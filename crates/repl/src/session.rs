@@ -13,14 +13,15 @@ use retrace_legal::{
     analyze_thoroughly, analyze_with_cages, cage::LoadBudget, Cage, CageStore, Reason,
 };
 use retrace_search::{
-    line_notation, prove_within, solve, to_pgn, LegalPruner, Progress, Proof, ProofGameParams,
-    SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
+    line_notation, prove_within, solve, to_pgn, to_pgn_tagged, LegalPruner, Progress, Proof,
+    ProofGameParams, SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::{
     board::{draw, Style},
+    cli::MAX_SOLVE_DEPTH,
     commands::{parse_color, side_name, KEPT_SOLUTIONS},
     help,
     proof::ProofReport,
@@ -31,8 +32,7 @@ const MAX_PROVE_DEPTH: u32 = 64;
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// The deepest `solve` the REPL starts; deeper searches never finish on real positions.
-const MAX_SOLVE_DEPTH: u32 = 64;
+mod persist;
 
 /// One position of the line, and how it was reached.
 #[derive(Clone)]
@@ -183,12 +183,22 @@ impl Session {
             "mark" => self.mark(rest)?,
             "export" => self.export(rest)?,
             "cage" => self.cage(rest, &hooks.cancel)?,
+            "save" => self.save(rest)?,
+            "load" => self.load(rest)?,
             _ => {
-                // A move or a number alone is a retraction: the commonest thing to type.
-                if let Ok(text) = self.retract_text(line) {
-                    text
-                } else {
-                    return Err(format!("unknown command '{command}' (type help)"));
+                // A move or a number alone is a retraction, the commonest thing to type, and a
+                // sequence of moves (numbered or not) is a paste.
+                let moves = retro_words(line);
+                let looks_like_moves = moves.iter().all(|w| {
+                    w.parse::<usize>().is_ok()
+                        || Retraction::parse(w, self.position().retracting()).is_ok()
+                });
+                match moves.len() {
+                    _ if !looks_like_moves || moves.is_empty() => {
+                        return Err(format!("unknown command '{command}' (type help)"))
+                    }
+                    1 => self.retract_text(&moves[0])?,
+                    _ => self.paste(line)?,
                 }
             }
         };
@@ -340,10 +350,7 @@ impl Session {
 
     /// Retracts a sequence, last move first; all of it or nothing.
     fn paste(&mut self, moves: &str) -> Result<String, String> {
-        let words: Vec<&str> = moves
-            .split_whitespace()
-            .filter(|w| !w.ends_with('.'))
-            .collect();
+        let words = retro_words(moves);
         if words.is_empty() {
             return Err("usage: paste <move> <move> ... (last move first)".into());
         }
@@ -614,12 +621,15 @@ impl Session {
         };
         let root = &found.pos;
         let mut text = String::new();
+        if let Some(groups) = crate::retro_text::by_last_move(root, &found.lines) {
+            let _ = write!(text, "\nby last move: {groups}");
+        }
         for (i, line) in found.lines.iter().enumerate().take(200) {
             let _ = write!(
                 text,
                 "\n{:>4}. {}",
                 i + 1,
-                line_notation(root, line).join(" ")
+                crate::retro_text::numbered(root, line)
             );
         }
         let shown = found.lines.len().min(200) as u64;
@@ -676,7 +686,7 @@ impl Session {
             .map_err(|_| format!("'{square}' is not a square"))?;
         let mut pos = self.position().clone();
         match kind {
-            "frozen" => pos.mark_frozen(square),
+            "frozen" => pos.mark_never_moved(square),
             "promoted" => pos.mark_promoted(square),
             _ => return Err("usage: mark frozen|promoted <square>".into()),
         }
@@ -690,13 +700,18 @@ impl Session {
 
     fn export(&self, args: &str) -> Result<String, String> {
         let (kind, file) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        if kind == "solutions" {
+            return self.export_solutions(file.trim());
+        }
         let content = match kind {
             "fen" => format!("{}\n", self.position().fen()),
             "pgn" => {
                 let start = &self.line[0].pos;
                 to_pgn(start, &self.taken()).map_err(|e| e.to_string())?
             }
-            _ => return Err("usage: export pgn|fen [file]".into()),
+            _ => {
+                return Err("usage: export pgn|fen [file], or export solutions pgn|fen FILE".into())
+            }
         };
         let file = file.trim();
         if file.is_empty() {
@@ -708,6 +723,69 @@ impl Session {
 }
 
 impl Session {
+    /// `save FILE`: the whole session in the format of [`persist`].
+    fn save(&self, file: &str) -> Result<String, String> {
+        if file.is_empty() {
+            return Err("usage: save FILE".into());
+        }
+        std::fs::write(file, self.to_session_text())
+            .map_err(|e| format!("cannot write {file}: {e}"))?;
+        Ok(format!("saved the session to {file}"))
+    }
+
+    /// `load FILE`: a session saved by `save`; all of it, or nothing changes.
+    fn load(&mut self, file: &str) -> Result<String, String> {
+        if file.is_empty() {
+            return Err("usage: load FILE".into());
+        }
+        let text = crate::lines::read_text_file(std::path::Path::new(file), "session file")?;
+        self.load_session_text(&text)?;
+        Ok(format!("loaded the session from {file}\n{}", self.show()))
+    }
+
+    /// `export solutions pgn|fen FILE`: every kept solution of the last solve, as PGN games
+    /// (each from the position it starts in, forward to the solve's position, numbered by
+    /// round) or as the FEN of the position each starts in, one a line.
+    fn export_solutions(&self, args: &str) -> Result<String, String> {
+        let usage = "usage: export solutions pgn|fen FILE";
+        let (kind, file) = args.split_once(char::is_whitespace).ok_or(usage)?;
+        let file = file.trim();
+        if file.is_empty() {
+            return Err(usage.into());
+        }
+        let found = self.found().ok_or("no solve yet on this line")?;
+        let mut content = String::new();
+        for (i, line) in found.lines.iter().enumerate() {
+            match kind {
+                "pgn" => {
+                    let game =
+                        to_pgn_tagged(&found.pos, line, "Retrace solution", &(i + 1).to_string())
+                            .map_err(|e| format!("solution {}: {e}", i + 1))?;
+                    content.push_str(&game);
+                    content.push('\n');
+                }
+                "fen" => {
+                    let start = line
+                        .iter()
+                        .fold(found.pos.clone(), |pos, &r| pos.retract(r));
+                    let _ = writeln!(content, "{}", start.fen());
+                }
+                _ => return Err(usage.into()),
+            }
+        }
+        std::fs::write(file, &content).map_err(|e| format!("cannot write {file}: {e}"))?;
+        let kept = found.lines.len() as u64;
+        let mut text = format!("wrote {kept} solution{} to {file}", plural(kept));
+        if found.count > kept {
+            let _ = write!(
+                text,
+                " ({} more were counted, not kept: solve with a narrower question)",
+                found.count - kept
+            );
+        }
+        Ok(text)
+    }
+
     /// `cage verify|list|forget|export|import ...`.
     fn cage(&mut self, args: &str, cancel: &AtomicBool) -> Result<String, String> {
         let (action, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
@@ -856,6 +934,30 @@ impl Session {
         }
         Ok(report)
     }
+}
+
+/// The moves of a pasted sequence as retro sources print them: move numbers (`-1.`, `2...`, also
+/// glued to the move as in `-1.Ka2-a1`) dropped, and an `e.p.` or `ep` standing apart joined to
+/// the capture before it.
+fn retro_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        let unsigned = word.trim_start_matches('-');
+        let after_digits = unsigned.trim_start_matches(|c: char| c.is_ascii_digit());
+        let after_dots = after_digits.trim_start_matches('.');
+        // A move number is digits and at least one dot; a move never starts with a digit.
+        let word = if after_digits.len() < unsigned.len() && after_dots.len() < after_digits.len() {
+            after_dots
+        } else {
+            word
+        };
+        match (word, words.last_mut()) {
+            ("", _) => {}
+            ("e.p." | "ep" | "e.p", Some(last)) => last.push_str("ep"),
+            _ => words.push(word.to_owned()),
+        }
+    }
+    words
 }
 
 /// Squares separated by commas (or one square).

@@ -73,10 +73,19 @@ fn retract_side_contradicting_the_fen_is_bad_input() {
 
 #[test]
 fn frozen_and_promoted_marks_reach_the_generator() {
-    // Freezing the white king leaves only the pawn uncaptures on b3.
-    let out = retrace(&["list", BRANDIS, "--frozen", "a1", "--json"], "");
-    let moves = json(&out)["retractions"].as_array().map(Vec::len);
-    assert_eq!(moves, Some(5));
+    // Freezing the white king on its home square leaves only the queen's retractions.
+    let home = "4k3/8/8/8/8/8/8/3QK3 b - -";
+    let count = |args: &[&str]| {
+        let out = retrace(&[&["list", home, "--json"], args].concat(), "");
+        json(&out)["retractions"].as_array().map(Vec::len)
+    };
+    assert_eq!(count(&[]), Some(80));
+    assert_eq!(count(&["--frozen", "e1"]), Some(60));
+    assert_eq!(count(&["--frozen", "e1,d1"]), Some(0));
+    // A unit that never moved stands on its square of the initial array: not Brandis's Ka1.
+    let out = retrace(&["list", BRANDIS, "--frozen", "a1"], "");
+    assert!(common::is_bad_input(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a white rook starts the game on a1"));
     let out = retrace(&["list", BRANDIS, "--promoted", "a1"], "");
     assert_eq!(
         out.status.code(),
@@ -157,10 +166,8 @@ fn malformed_input_is_one_line_and_exit_2() {
         vec!["list"],
     ] {
         let out = retrace(&args, "");
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert_eq!(
-            stderr_lines(&out),
-            1,
+        assert!(
+            common::is_bad_input(&out),
             "{args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
@@ -262,7 +269,10 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     let tries = r["tries"].as_array().expect("tries");
     // Every black king retraction onto c2, plain or uncapturing any white unit.
     assert_eq!(tries.len(), 18, "{tries:?}");
-    assert!(tries.iter().all(|t| t["survived"] == 0));
+    assert!(tries
+        .iter()
+        .all(|t| t["survived"] == 0 && t["repeats"] == false));
+    assert_eq!(r["longest"]["plies"], 0);
 
     // The real position: a history exists, and it starts with the only possible last move.
     let v = json(&retrace(&["check", BRANDIS, "--prove", "4", "--json"], ""));
@@ -270,14 +280,21 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     let history = v["retraction"]["history"].as_array().expect("a history");
     assert_eq!(history.len(), 4);
     assert_eq!(history[0], "Ka2-a1");
+    assert_eq!(v["retraction"]["longest"]["plies"], 4);
+    assert_eq!(
+        v["retraction"]["longest"]["line"],
+        v["retraction"]["history"]
+    );
     let text = retrace(&["check", BRANDIS, "--prove", "4"], "");
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("a history 4 plies deep exists"), "{text}");
+    assert!(
+        text.contains("a history of 4 plies without repetition exists"),
+        "{text}"
+    );
 
     for bad in ["x", "-1", "1000"] {
         let out = retrace(&["check", BRANDIS, "--prove", bad], "");
-        assert_eq!(out.status.code(), Some(2), "--prove {bad}");
-        assert_eq!(stderr_lines(&out), 1);
+        assert!(common::is_bad_input(&out), "--prove {bad}");
     }
 }
 
@@ -623,8 +640,7 @@ fn proofgame_pgn_export_and_bad_lengths() {
         &["proofgame", KIESOW, "--plies", "999"],
     ] {
         let out = retrace(args, "");
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert_eq!(stderr_lines(&out), 1, "{args:?}");
+        assert!(common::is_bad_input(&out), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
@@ -657,6 +673,181 @@ fn ctrl_c_during_proofgame_stops_it_incomplete_and_exits_130() {
     let doc = json(&out);
     assert_eq!(doc["complete"], false);
     assert!(doc["unique"].is_null(), "{doc}");
+}
+
+/// Clap renders command-line errors in full: the missing option is named, a typo gets a
+/// suggestion, a value out of range or outside an enum says which values are allowed; with
+/// `--json` stdout still gets one `{"error"}` document.
+#[test]
+fn command_line_errors_are_rendered_in_full_by_clap() {
+    let stderr = |args: &[&str]| {
+        let out = retrace(args, "");
+        assert!(common::is_bad_input(&out), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(stderr(&["solve", BRANDIS]).contains("--depth <N>"));
+    assert!(stderr(&["chek", BRANDIS]).contains("a similar subcommand exists: 'check'"));
+    assert!(stderr(&["solve", BRANDIS, "--detph", "1"])
+        .contains("a similar argument exists: '--depth'"));
+    assert!(stderr(&["perft", BRANDIS, "13"]).contains("13 is not in 0..=12"));
+    assert!(stderr(&["solve", BRANDIS, "--depth", "65"]).contains("65 is not in 0..=64"));
+    assert!(
+        stderr(&["solve", BRANDIS, "--depth", "1", "--no-uncapture", "nobody"])
+            .contains("[possible values: white, black, both]")
+    );
+    assert!(stderr(&["list", BRANDIS, "--frozen", "a1,z9"]).contains("'z9'"));
+    assert!(stderr(&["proofgame", BRANDIS]).contains("--moves <N>"));
+    assert!(
+        stderr(&["proofgame", BRANDIS, "--moves", "3", "--plies", "6"])
+            .contains("cannot be used with")
+    );
+    let out = retrace(&["perft", BRANDIS, "two", "--json"], "");
+    let doc = json(&out);
+    let error = doc["error"].as_str().expect("an error document");
+    assert!(error.contains("'two'") && !error.contains('\n'), "{error}");
+    // Values clap parses reach the command: aliases, delimiters.
+    let out = retrace(
+        &[
+            "solve",
+            BRANDIS,
+            "--depth",
+            "1",
+            "--no-uncapture",
+            "w",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let out = retrace(
+        &[
+            "list",
+            BRANDIS,
+            "--frozen",
+            "d2,b2",
+            "--retract",
+            "white",
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The README's examples run as written from the repository's root: every `retrace ...` line of
+/// its shell blocks (but the bare REPL and the batch line, which needs variables) succeeds.
+#[test]
+fn readme_examples_run_as_written() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let mut ran = 0;
+    for line in readme.lines().filter(|l| l.starts_with("retrace ")) {
+        let command = line.split("  #").next().unwrap_or(line).trim();
+        let Some(rest) = command.strip_prefix("retrace ") else {
+            continue;
+        };
+        if command.contains(['$', '|', '>']) {
+            continue;
+        }
+        // Words, with "..." quoting as the shell reads it here.
+        let args: Vec<&str> = rest
+            .split('"')
+            .enumerate()
+            .flat_map(|(i, part)| {
+                if i % 2 == 1 {
+                    vec![part]
+                } else {
+                    part.split_whitespace().collect()
+                }
+            })
+            .collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_retrace"))
+            .args(&args)
+            .current_dir(&root)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary starts");
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 6, "only {ran} README examples found");
+}
+
+/// Solutions read as a composer publishes them: numbered retro notation (White's retraction
+/// then Black's in each retro move; `-1...` when Black moved last) and a summary by last move.
+#[test]
+fn solutions_are_numbered_and_grouped_by_last_move() {
+    let out = retrace(&["solve", BRANDIS, "--depth", "3"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("by last move: Ka2-a1: 6 lines\n"), "{text}");
+    assert!(
+        text.contains("   1. -1.Ka2-a1 Kc1-c2 -2.Ra1xNb1+\n"),
+        "{text}"
+    );
+    let kings = "4k3/8/8/8/8/8/8/4K3 w - -";
+    let out = retrace(&["solve", kings, "--depth", "2"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("   1. -1... Kd7-e8 -2.Kd1-e1\n"), "{text}");
+    let groups = text
+        .lines()
+        .find_map(|l| l.strip_prefix("by last move: "))
+        .expect("a summary");
+    // Every solution is counted once, in a group named by its first retraction.
+    let counted: usize = groups
+        .split("; ")
+        .map(|g| {
+            let (_, n) = g.split_once(": ").expect("move: count");
+            n.split(' ')
+                .next()
+                .and_then(|n| n.parse::<usize>().ok())
+                .expect("a count")
+        })
+        .sum();
+    let solutions = text.lines().filter(|l| l.contains(". -1... ")).count();
+    assert_eq!(counted, solutions, "{text}");
+    // Lines one ply long share no last move: no summary.
+    let out = retrace(&["solve", BRANDIS, "--depth", "1", "--no-auto-cages"], "");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("by last move"));
+}
+
+/// Shell completions and the man page come from the clap definitions, so they name every
+/// subcommand and option as the parser knows them.
+#[test]
+fn completions_and_man_page_are_generated_from_the_definitions() {
+    let bash = retrace(&["completions", "bash"], "");
+    assert!(bash.status.success());
+    let bash = String::from_utf8_lossy(&bash.stdout);
+    for word in [
+        "check",
+        "solve",
+        "proofgame",
+        "retractor",
+        "--depth",
+        "--no-uncapture",
+        "--jobs",
+    ] {
+        assert!(bash.contains(word), "{word}");
+    }
+    let zsh = retrace(&["completions", "zsh"], "");
+    assert!(
+        zsh.status.success() && String::from_utf8_lossy(&zsh.stdout).contains("#compdef retrace")
+    );
+    let man = retrace(&["man"], "");
+    assert!(man.status.success());
+    let man = String::from_utf8_lossy(&man.stdout);
+    assert!(
+        man.contains(".TH retrace 1") && man.contains("solve"),
+        "{man}"
+    );
+    assert!(common::is_bad_input(&retrace(&["completions", "tcsh"], "")));
 }
 
 #[test]

@@ -105,3 +105,24 @@ fn history_is_kept_between_sessions() {
     s.exp_eof().expect("the REPL ends");
     let _ = std::fs::remove_dir_all(history.parent().expect("dir"));
 }
+
+/// A paste of several lines (bracketed by the terminal) runs one command per line, in order.
+#[test]
+fn a_multi_line_paste_runs_one_command_per_line() {
+    let history = history_file("paste");
+    let mut s = start(&history);
+    type_keys(
+        &mut s,
+        "\x1b[200~fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - - 0 1\nKa2-a1\nlist\x1b[201~\r",
+    );
+    s.exp_string("White retracts: 10 legal retractions")
+        .expect("the first line set up the position");
+    s.exp_string("retracted Ka2-a1")
+        .expect("the second line was a bare move");
+    s.exp_string("Black retracts: 18 legal retractions")
+        .expect("the third line listed");
+    s.exp_string("Black retracts [1]> ")
+        .expect("one prompt after the paste");
+    s.send_line("quit").expect("quit");
+    s.exp_eof().expect("the REPL ends");
+}

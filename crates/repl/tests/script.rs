@@ -153,7 +153,10 @@ fn solve_lists_solutions_and_step_walks_into_one() {
     let out = run_script(&[], script);
     let text = stdout(&out);
     assert!(text.contains("1 solution ("), "{text}");
-    assert!(text.contains("   1. Kf5xNe5 f4xg3ep+ g2-g4"), "{text}");
+    assert!(
+        text.contains("   1. -1.Kf5xNe5 f4xg3ep+ -2.g2-g4"),
+        "{text}"
+    );
     assert!(
         text.contains("retracted (last move first): Kf5xNe5 f4xg3ep+ g2-g4"),
         "{text}"
@@ -170,11 +173,11 @@ fn solve_lists_solutions_and_step_walks_into_one() {
 fn marks_change_what_may_retract() {
     let text = stdout(&run_script(
         &[],
-        &format!("{BRANDIS}mark frozen a1\nlist\nmark promoted a1\n"),
+        "fen 4k3/8/8/8/8/8/8/3QK3 b - -\nmark frozen e1\nlist\nmark promoted e1\n",
     ));
-    assert!(text.contains("frozen: a1"), "{text}");
+    assert!(text.contains("frozen: e1"), "{text}");
     assert!(
-        text.contains("White retracts: 5 legal retractions"),
+        text.contains("White retracts: 60 legal retractions"),
         "{text}"
     );
     let out = run_script(
@@ -296,7 +299,7 @@ fn cages_verified_in_the_repl_decide_a_last_move_problem() {
         "{text}"
     );
     assert!(
-        text.contains("1 solution (") && text.contains("   1. Ka2-a1\n"),
+        text.contains("1 solution (") && text.contains("   1. -1.Ka2-a1\n"),
         "{text}"
     );
     assert!(
@@ -353,7 +356,7 @@ fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
     );
     let text = stdout(&out);
     assert!(
-        text.contains("a history 3 plies deep exists (last move first):\n  Ka2-a1 Kc1-c2 Ra1xNb1+"),
+        text.contains("a history of 3 plies without repetition exists (last move first):\n  Ka2-a1 Kc1-c2 Ra1xNb1+"),
         "{text}"
     );
     // Stepping in leaves the line at the history's end: three retractions taken.
@@ -403,7 +406,7 @@ fn solve_in_the_repl_finds_the_cage_itself_and_says_why_each_capture_dies() {
     let out = run_script(&[], "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 1\n");
     let text = stdout(&out);
     assert!(
-        text.contains("1 solution (") && text.contains("   1. Ka2-a1\n"),
+        text.contains("1 solution (") && text.contains("   1. -1.Ka2-a1\n"),
         "{text}"
     );
     assert!(text.contains("refuted by cages:"), "{text}");
@@ -429,4 +432,200 @@ fn cage_verify_in_the_repl_takes_a_node_budget() {
         text.contains("stored as cage 1: 8/8/8/8/8/2N2NP1/4PPrP/7K"),
         "{text}"
     );
+}
+
+/// What people paste: numbered retro sequences (`-1.` apart or glued), `e.p.` apart or glued,
+/// `S` for a knight, a bare move or sequence without `retract`, and the rule an impossible
+/// retraction breaks.
+#[test]
+fn pasted_retro_spellings_and_the_reason_for_a_refusal() {
+    let ep = "fen 4k3/8/1P6/8/8/8/8/4K1N1 b - -\n";
+    let after = "FEN 4k3/1p6/8/P7/8/8/8/4K1N1 b - - 0 1";
+    for moves in [
+        "paste -1.a5xb6 e.p. -1... b7-b5",
+        "paste a5xb6e.p. b7-b5",
+        "-1.a5xb6ep b7-b5",
+        "-1. a5xb6 ep -1... b7-b5+",
+    ] {
+        let out = run_script(
+            &["repl", "--strict", "--script", "/dev/stdin"],
+            &format!("{ep}{moves}\n"),
+        );
+        let text = stdout(&out);
+        assert!(out.status.success(), "{moves}: {}", stderr(&out));
+        assert!(text.contains("retracted 2 moves\n"), "{moves}: {text}");
+        assert!(text.contains(after), "{moves}: {text}");
+    }
+    let knight = stdout(&run_script(
+        &[],
+        "fen 4k3/8/8/8/8/8/8/4K1N1 b - -\nSh3-g1\n",
+    ));
+    assert!(knight.contains("retracted Nh3-g1"), "{knight}");
+    // The reasons, one line each, naming the rule broken.
+    for (setup, retraction, why) in [
+        (
+            BRANDIS,
+            "Rc1-b1",
+            "before it the black king on c2 would stand in check with white to move",
+        ),
+        (
+            BRANDIS,
+            "Kb2-a1",
+            "b2 is occupied, so no unit can have come from there",
+        ),
+        (BRANDIS, "Rb4-b1", "the way from b4 to b1 is blocked"),
+        (BRANDIS, "Ra2-a1", "the unit on a1 is a king, not a rook"),
+        (BRANDIS, "Ra3-b1", "a rook cannot move from a3 to b1"),
+        (BRANDIS, "b4-b3", "a white pawn cannot move from b4 to b3"),
+        (
+            BRANDIS,
+            "Kb1-c2",
+            "there is no white unit on c2 to take back",
+        ),
+    ] {
+        let out = run_script(&[], &format!("{setup}{retraction}\n"));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "{retraction} is not a legal retraction here: {why}"
+            )),
+            "{retraction}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // An unknown word is still an unknown command, not a move.
+    let err = stderr(&run_script(&[], "frobnicate\n"));
+    assert!(err.contains("unknown command 'frobnicate'"), "{err}");
+}
+
+/// A unit marked frozen never moved, so it stands on its own square of the initial array; any
+/// other mark is refused with the reason, and the position is unchanged.
+#[test]
+fn frozen_marks_are_checked_against_the_initial_array() {
+    let out = run_script(
+        &[],
+        &format!(
+            "{BRANDIS}mark frozen a1\nmark frozen b1\nmark frozen b3\nmark frozen c2\n\
+             mark frozen b2\nmark frozen h8\n"
+        ),
+    );
+    let err = stderr(&out);
+    for (line, why) in [
+        (2, "a white rook starts the game on a1, not a white king"),
+        (3, "a white knight starts the game on b1, not a white rook"),
+        (4, "no unit starts the game on b3, not a white pawn"),
+        (5, "a white pawn starts the game on c2, not a black king"),
+        (7, "cannot mark h8 as frozen: the square is empty"),
+    ] {
+        assert!(
+            err.contains(&format!("line {line}: ")) && err.contains(why),
+            "line {line}: {err}"
+        );
+    }
+    assert_eq!(err.lines().count(), 5, "{err}");
+    // The pawn on b2 never moved: accepted, and the only mark shown.
+    let text = stdout(&out);
+    assert!(text.contains("frozen: b2\n"), "{text}");
+    // In the initial array every unit may be frozen.
+    let out = run_script(
+        &["repl", "--strict"],
+        "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nmark frozen d8\nmark frozen g1\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// `export solutions pgn|fen FILE` writes every kept solution: one PGN game each (numbered by
+/// round, replayed forward by shakmaty before writing) or the FEN each starts from.
+#[test]
+fn export_solutions_writes_every_solution() {
+    let dir = std::env::temp_dir().join(format!("retrace-solutions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pgn = dir.join("all.pgn");
+    let fen = dir.join("all.fen");
+    let script = format!(
+        "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nexport solutions pgn {}\nsolve 3\n\
+         export solutions pgn {}\nexport solutions fen {}\nexport solutions xml {}\n\
+         step 6\n",
+        pgn.display(),
+        pgn.display(),
+        fen.display(),
+        fen.display()
+    );
+    let out = run_script(&[], &script);
+    let text = stdout(&out);
+    let err = stderr(&out);
+    assert!(err.contains("line 2: no solve yet on this line"), "{err}");
+    assert!(
+        err.contains("line 6: usage: export solutions pgn|fen FILE"),
+        "{err}"
+    );
+    assert!(text.contains("wrote 6 solutions to"), "{text}");
+    let games = std::fs::read_to_string(&pgn).expect("the PGN file");
+    assert_eq!(games.matches("[Round \"").count(), 6, "{games}");
+    assert!(games.contains("[Round \"6\"]"), "{games}");
+    let fens = std::fs::read_to_string(&fen).expect("the FEN file");
+    assert_eq!(fens.lines().count(), 6, "{fens}");
+    // The sixth FEN is where step 6 leads.
+    let sixth = fens.lines().nth(5).expect("six lines");
+    assert!(text.contains(&format!("FEN {sixth}")), "{sixth}: {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `save FILE` / `load FILE` keep a whole session: the position set up, its marks, the line with
+/// the step shown (redo still works), and the cages; a bad file changes nothing.
+#[test]
+fn save_and_load_keep_the_whole_session() {
+    let dir = std::env::temp_dir().join(format!("retrace-session-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("session.txt");
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "retrace-session 1\nfen 4k3/8/8/8/8/8/8/3QK3 b - -\nretract Qz9-d1\n",
+    )
+    .expect("written");
+    let script = format!(
+        "fen 8/8/8/8/8/1n6/PPkPP3/KR1b4 w - -\ncage verify a1 b1 a2 b2 c2 d1 d2 e2\n\
+         fen 4k3/8/8/8/8/8/8/3QK3 b - -\nmark frozen e1\nQa1-d1\nKd8-e8\nundo\n\
+         save {file}\nfen 8/8/8/8/8/8/8/K6k w - -\nload {bad}\nload {file}\nhistory\ncage list\n\
+         redo\n",
+        file = file.display(),
+        bad = bad.display()
+    );
+    let out = run_script(&[], &script);
+    let text = stdout(&out);
+    let err = stderr(&out);
+    let saved = std::fs::read_to_string(&file).expect("the session file");
+    assert!(saved.starts_with("retrace-session 1\nfen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1\nfrozen e1\nretract Qa1-d1\nretract Kd8-e8\nat 1\ncage "), "{saved}");
+    assert!(
+        err.contains("line 3: ") && err.contains("nothing was loaded"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let loaded = text
+        .split("loaded the session from")
+        .nth(1)
+        .expect("loaded");
+    assert!(
+        loaded.contains("FEN 4k3/8/8/8/8/8/8/Q3K3 w - - 0 1\nfrozen: e1"),
+        "{loaded}"
+    );
+    assert!(
+        loaded.contains("retracted (last move first): Qa1-d1\n"),
+        "{loaded}"
+    );
+    assert!(loaded.contains("1. 8/8/8/8/8/8/PPkPP3/KR1b4"), "{loaded}");
+    assert!(
+        loaded.contains("FEN 3k4/8/8/8/8/8/8/Q3K3 b - - 0 1"),
+        "redo: {loaded}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `help` wraps to the terminal (80 columns without one) and keeps "e.g." whole.
+#[test]
+fn help_wraps_to_80_columns_without_a_terminal() {
+    let text = stdout(&run_script(&[], "help\nhelp solve\n"));
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    assert!(text.contains("e.g. 'retract Kf5xNe5'"), "{text}");
 }

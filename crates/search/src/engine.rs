@@ -50,6 +50,10 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     line: Vec<Retraction>,
     /// Positions known to have (or not to have) a history of some length.
     history: Table,
+    /// Under the repetition constraint, the successes: the next node of the line found (its key
+    /// with the rights), by node and plies left. A success is reused only where the line it leads
+    /// along repeats nothing of the line above (see [`Search::chase`]).
+    onward: Table<u64>,
     /// Positions known to lead to no solution in the given remaining depth.
     dead: Table,
     /// Positions reachable from the initial array in a few plies, for long proof games.
@@ -66,6 +70,60 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     unwind: Option<u32>,
     /// Candidate lines that died on a costlier verdict, with the reason.
     pub refuted: Vec<Refutation>,
+    /// The positions of the existence line being searched, root first, when the search counts
+    /// only repetition-free lines (see [`Repetitions`]); `None` when it counts every line.
+    pub(crate) repetitions: Option<Repetitions>,
+}
+
+/// The positions of the line an existence search is on, so that it never counts a line that
+/// repeats a position as a history.
+///
+/// **Why cutting repetitions loses no history.** The existence search walks a graph whose nodes
+/// are retro states (the [`RetroPosition`], with the castling rights still to be explained), and
+/// from a node it tries the same retractions whatever the line above it, except for two facts
+/// that depend on the ply number: the halfmove clock and the exact en passant field (which binds
+/// only the first retraction, from the root). Without a clock, a line `X .. X ..` that meets a
+/// node twice can be cut to `X ..` (what follows the second `X` follows the first as well), so
+/// every history contains a repetition-free one; and a legal position has repetition-free
+/// histories of any length the search asks: its game with the cycles cut, then the reversible
+/// moves before it. So the search only counts repetition-free lines when no halfmove clock is
+/// asserted and no proof game is sought (whose length is exact), and with an exact en passant
+/// field the root is left off the line (a line back to it might not be cut at the root).
+///
+/// **Why the transposition table stays sound.** A result computed under a line depends on the
+/// positions above it only through the children it cut because they were on the line. The
+/// search keeps the shallowest line index it cut against in a subtree (`floor`): a failure whose
+/// cuts all hit positions at or below its own node would fail under any line above it (the same
+/// tree is searched), so it is stored; any other failure, and every success (whose line might
+/// meet the positions above another node), is kept apart: each success keeps the next node of its
+/// line, and is reused only when the line those links lead along is whole, repeats nothing of
+/// itself, and meets no position of the line above (comparing keys, so a collision only costs a
+/// search again).
+pub(crate) struct Repetitions {
+    /// The nodes of the line: the position and the key of its rights still to be explained.
+    line: Vec<(RetroPosition, u64)>,
+    /// The shallowest index of `line` a child was cut against in the subtree being searched.
+    floor: usize,
+    /// Whether any child was cut for repeating since the flag was last cleared.
+    cut: bool,
+}
+
+impl Repetitions {
+    fn new() -> Repetitions {
+        Repetitions {
+            line: Vec::new(),
+            floor: usize::MAX,
+            cut: false,
+        }
+    }
+
+    /// The index on the line of the node `(pos, lost)`, if it is there.
+    fn find(&self, pos: &RetroPosition, lost: u64) -> Option<usize> {
+        let key = pos.zobrist();
+        self.line
+            .iter()
+            .position(|(p, l)| *l == lost && p.zobrist() == key && p == pos)
+    }
 }
 
 impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
@@ -83,6 +141,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             count: 0,
             line: Vec::new(),
             history: Table::new(),
+            onward: Table::new(),
             dead: Table::new(),
             forward: None,
             deep: KeyMap::default(),
@@ -90,6 +149,91 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             path: Vec::new(),
             unwind: None,
             refuted: Vec::new(),
+            repetitions: None,
+        }
+        .counting_repetition_free()
+    }
+
+    /// Turns on the repetition-free counting where it is sound (see [`Repetitions`]).
+    fn counting_repetition_free(mut self) -> Self {
+        let facts = &self.params.facts;
+        if facts.halfmove_clock.is_none() && facts.plies_since_start.is_none() {
+            self.repetitions = Some(Repetitions::new());
+        }
+        self
+    }
+
+    /// Puts `pos` on the line of the existence search (a no-op when repetitions count), unless
+    /// it is a root whose first retraction is bound by an exact en passant field.
+    pub fn enter(&mut self, pos: &RetroPosition, lost: LostRights, index: u32) {
+        let skip = index == 1 && self.params.facts.exact_en_passant;
+        if let Some(rep) = self.repetitions.as_mut() {
+            if !skip {
+                rep.line.push((pos.clone(), lost.key()));
+            }
+        }
+    }
+
+    /// The length of the existence line (0 when repetitions count).
+    pub fn line_len(&self) -> usize {
+        self.repetitions.as_ref().map_or(0, |rep| rep.line.len())
+    }
+
+    /// Cuts the existence line back to `len` positions.
+    pub fn leave_to(&mut self, len: usize) {
+        if let Some(rep) = self.repetitions.as_mut() {
+            rep.line.truncate(len);
+        }
+    }
+
+    /// Whether the successes kept in `onward` lead from the node `key` along a whole line of
+    /// `plies` retractions that repeats no node, of itself or of the existence line above.
+    fn chase(&self, key: u64, plies: u32) -> bool {
+        let Some(rep) = self.repetitions.as_ref() else {
+            return false;
+        };
+        let mut seen = Vec::with_capacity(plies as usize + 1);
+        seen.push(key);
+        let (mut at, mut left) = (key, plies);
+        while left > 0 {
+            let Some(next) = self.onward.get(at, left) else {
+                return false;
+            };
+            let on_line = rep.line.iter().any(|(p, l)| p.zobrist() ^ l == next);
+            if on_line || seen.contains(&next) {
+                return false;
+            }
+            seen.push(next);
+            (at, left) = (next, left - 1);
+        }
+        true
+    }
+
+    /// Clears the record of lines cut for repeating.
+    pub fn clear_repeats(&mut self) {
+        if let Some(rep) = self.repetitions.as_mut() {
+            rep.cut = false;
+        }
+    }
+
+    /// Whether a line was cut for repeating since [`Search::clear_repeats`].
+    pub fn repeated(&self) -> bool {
+        self.repetitions.as_ref().is_some_and(|rep| rep.cut)
+    }
+
+    /// Whether `child` (with its rights `lost`) repeats a position of the existence line; a
+    /// repetition is recorded for the table and the report.
+    fn repeats(&mut self, child: &RetroPosition, lost: LostRights) -> bool {
+        let Some(rep) = self.repetitions.as_mut() else {
+            return false;
+        };
+        match rep.find(child, lost.key()) {
+            Some(at) => {
+                rep.floor = rep.floor.min(at);
+                rep.cut = true;
+                true
+            }
+            None => false,
         }
     }
 
@@ -202,20 +346,53 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         if let Some(known) = self.history.get(key, plies) {
             return known;
         }
+        if self.chase(key, plies) {
+            return true;
+        }
+        // Under the repetition constraint: this node's index on the line, and the cut floor of
+        // the subtree above, kept aside while this subtree collects its own.
+        let at = self.line_len();
+        self.enter(pos, lost, index);
+        let outer = self
+            .repetitions
+            .as_mut()
+            .map(|rep| std::mem::replace(&mut rep.floor, usize::MAX));
         let mut found = false;
         for r in existence_order(pos) {
             if !self.visit(0) {
-                return false;
+                break;
             }
             let Some(child) = self.child(pos, r, index) else {
                 continue;
             };
-            if self.exists(&child, plies - 1, index + 1, lost.after(pos, r), goal) {
+            let after = lost.after(pos, r);
+            if self.repeats(&child, after) {
+                continue;
+            }
+            if self.exists(&child, plies - 1, index + 1, after, goal) {
                 found = true;
+                if self.repetitions.is_some() && !self.budget.stopped {
+                    self.onward
+                        .insert(key, plies, child.zobrist() ^ after.key());
+                }
                 break;
             }
         }
-        if !self.budget.stopped {
+        // Stored: every result counting all lines; under the constraint, only a failure that did
+        // not depend on the line above this node (see `Repetitions`).
+        let storable = match (self.repetitions.as_mut(), outer) {
+            (Some(rep), Some(outer)) => {
+                rep.line.truncate(at);
+                let floor = rep.floor;
+                rep.floor = outer.min(floor);
+                !found && floor >= at
+            }
+            _ => true,
+        };
+        if self.budget.stopped {
+            return found;
+        }
+        if storable {
             self.history.insert(key, plies, found);
         }
         found
@@ -338,6 +515,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             let rights = LostRights::default().key();
             for (key, left) in on_line {
                 self.history.forget(key ^ rights, left);
+                self.onward.forget(key ^ rights, left);
             }
             if caged.is_some() {
                 last = caged;
@@ -421,9 +599,12 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     pub fn witness(&mut self, pos: &RetroPosition, plies: u32, first: u32) -> Vec<Retraction> {
         let mut line = Vec::new();
         let mut pos = pos.clone();
+        let outer = self.line_len();
+        let rights = LostRights::default();
         for step in 0..plies {
             let left = plies - step - 1;
             let index = first + step;
+            self.enter(&pos, rights, index);
             // In the order of the existence search, so that the line it found is found again from
             // its table, without new searches below retractions it never tried.
             let next = existence_order(&pos).into_iter().find_map(|r| {
@@ -437,7 +618,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     }
                 }
                 let child = self.child(&pos, r, index)?;
-                self.has_history(&child, left, index + 1)
+                (!self.repeats(&child, rights) && self.has_history(&child, left, index + 1))
                     .then_some((r, child))
             });
             match next {
@@ -448,6 +629,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 None => break,
             }
         }
+        self.leave_to(outer);
         line
     }
 }

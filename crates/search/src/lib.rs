@@ -266,18 +266,38 @@ pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P
     }
 }
 
-/// The outcome of [`prove`].
+/// The outcome of [`prove`]. Only lines that repeat no position (the position itself included)
+/// count as histories: a history that repeats a position can be cut short, so depth reached by
+/// shuffling proves nothing, and a legal position always has repetition-free histories.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
-    /// A history of the requested length, last move first.
+    /// A repetition-free history of the requested length, last move first.
     History(Vec<Retraction>),
-    /// No history is that long: the position is illegal (or needs a longer look). Each last move
-    /// tried comes with the number of plies the longest line starting with it survived (1 = the
-    /// move itself, and nothing before it).
+    /// No repetition-free history is that long: the position is illegal (or needs a longer
+    /// look).
     NoHistory {
-        tries: Vec<(Retraction, u32)>,
+        /// Each last move tried, with how long its longest repetition-free line lasted.
+        tries: Vec<Try>,
+        /// The longest repetition-free line found, last move first (empty when every last move
+        /// leads to an illegal position).
+        longest: Vec<Retraction>,
         complete: bool,
     },
+}
+
+/// A last move tried by [`prove`] that did not lead to a history of the requested length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Try {
+    pub retraction: Retraction,
+    /// The plies of its longest repetition-free line (1 = the move itself and nothing before
+    /// it; 0 = the move leads to an illegal position).
+    pub survived: u32,
+    /// Whether some line one ply longer was cut because it repeated a position: the move's lines
+    /// go on only by repeating, where they do not die.
+    pub repeats: bool,
+    /// Whether the move leads at once to a position the costlier verdict (the cage attempt)
+    /// proves illegal, rather than the analysis.
+    pub caged: bool,
 }
 
 /// Looks for a history `max_depth` plies deep, or shows that every history dies earlier.
@@ -305,27 +325,77 @@ pub fn prove_within<P: Pruner>(
         max_nodes,
         ..SolveParams::default()
     };
+    prove_in(pos, max_depth, &mut Search::new(pruner, params))
+}
+
+/// As [`prove_within`], with the nodes visited; `repetition_free: false` counts every line as a
+/// history, as the search did before issue 17 (unsound as evidence: for benchmarks and
+/// comparisons only).
+pub fn prove_measured<P: Pruner>(
+    pos: &RetroPosition,
+    max_depth: u32,
+    pruner: &P,
+    max_nodes: Option<u64>,
+    repetition_free: bool,
+) -> (Proof, u64) {
+    let params = SolveParams {
+        depth: 0,
+        extra: 0,
+        max_nodes,
+        ..SolveParams::default()
+    };
     let mut search = Search::new(pruner, params);
+    if !repetition_free {
+        search.repetitions = None;
+    }
+    let proof = prove_in(pos, max_depth, &mut search);
+    (proof, search.budget.nodes)
+}
+
+/// [`prove_within`] with a search set up.
+fn prove_in<P: Pruner>(
+    pos: &RetroPosition,
+    max_depth: u32,
+    search: &mut Search<'_, '_, P>,
+) -> Proof {
+    let pruner = search.pruner;
     if max_depth == 0 || pruner.is_illegal(pos) {
         return if max_depth == 0 && !pruner.is_illegal(pos) {
             Proof::History(Vec::new())
         } else {
             Proof::NoHistory {
                 tries: Vec::new(),
+                longest: Vec::new(),
                 complete: true,
             }
         };
     }
+    // The position itself is the root of every line: no line may come back to it.
+    search.enter(pos, LostRights::default(), 1);
     let mut tries = Vec::new();
+    let mut best: Option<(Retraction, RetroPosition, u32)> = None;
     for r in pos.retractions() {
         let child = pos.retract(r);
-        if pruner.is_illegal(&child) || pruner.deep_reason(&child).is_some() {
-            tries.push((r, 0));
+        let illegal = pruner.is_illegal(&child);
+        if illegal || pruner.deep_reason(&child).is_some() {
+            tries.push(Try {
+                retraction: r,
+                survived: 0,
+                repeats: false,
+                caged: !illegal,
+            });
             continue;
         }
         // The longest survival of this move, found by deepening until the line dies.
         let mut survived = 1;
-        while survived < max_depth && search.has_checked_history(&child, survived, 2) {
+        let mut repeats = false;
+        while survived < max_depth {
+            search.clear_repeats();
+            let deeper = search.has_checked_history(&child, survived, 2);
+            repeats = search.repeated();
+            if !deeper {
+                break;
+            }
             survived += 1;
         }
         if survived == max_depth && search.has_checked_history(&child, max_depth - 1, 2) {
@@ -333,13 +403,29 @@ pub fn prove_within<P: Pruner>(
             line.extend(search.witness(&child, max_depth - 1, 2));
             return Proof::History(line);
         }
-        tries.push((r, survived));
+        tries.push(Try {
+            retraction: r,
+            survived,
+            repeats,
+            caged: false,
+        });
+        if best.as_ref().is_none_or(|b| b.2 < survived) {
+            best = Some((r, child, survived));
+        }
         if search.budget.stopped {
             break;
         }
     }
+    let longest = best
+        .map(|(r, child, survived)| {
+            let mut line = vec![r];
+            line.extend(search.witness(&child, survived - 1, 2));
+            line
+        })
+        .unwrap_or_default();
     Proof::NoHistory {
         tries,
+        longest,
         complete: !search.budget.stopped,
     }
 }

@@ -61,7 +61,7 @@ impl<V: Copy> Table<V> {
     }
 }
 
-impl Table<bool> {
+impl<V> Table<V> {
     /// Forgets the entry of `key` at `depth`.
     pub(crate) fn forget(&mut self, key: u64, depth: u32) {
         self.map.remove(&slot(key, depth));

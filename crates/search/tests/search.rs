@@ -370,7 +370,9 @@ fn prove_finds_a_history_or_shows_every_line_dies() {
         RetroPosition::from_board_fen("8/8/8/8/8/8/1p6/K1k5", Color::White).expect("sets up");
     assert!(stuck.retractions().is_empty());
     match prove(&stuck, 3, &NoPruning, None) {
-        Proof::NoHistory { tries, complete } => assert!(tries.is_empty() && complete),
+        Proof::NoHistory {
+            tries, complete, ..
+        } => assert!(tries.is_empty() && complete),
         other => panic!("expected no history, got {other:?}"),
     }
 }

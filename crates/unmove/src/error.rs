@@ -57,6 +57,20 @@ pub enum SetupError {
         /// Why it cannot apply there.
         why: &'static str,
     },
+    /// A unit marked as never having moved does not stand on its own square of the initial
+    /// array (`unit` and `home` are spelled out, as "a white king" or "no unit").
+    #[error(
+        "cannot mark {square} as frozen: a unit that never moved stands where it started, and \
+         {home} starts the game on {square}, not {unit}"
+    )]
+    NotHome {
+        /// The square marked.
+        square: Square,
+        /// The unit standing there, spelled out.
+        unit: String,
+        /// The unit that starts the game there, spelled out.
+        home: String,
+    },
 }
 
 /// Why a retraction given in notation was refused.
@@ -71,10 +85,12 @@ pub enum NotationError {
         why: &'static str,
     },
     /// The text is well formed but no legal retraction of the position matches it.
-    #[error("{text} is not a legal retraction here")]
+    #[error("{text} is not a legal retraction here: {why}")]
     NotLegal {
         /// The text given.
         text: String,
+        /// Why no legal retraction matches it.
+        why: String,
     },
 }
 

@@ -10,7 +10,8 @@
 //! # Notation
 //! Forward long algebraic, naming the captured unit: `a2-a3+`, `Kf5xNe5`, `Kb3xPc3+`, `f4xg3ep+`,
 //! `c7xNd8=R+`, `b7-b8=Q`, `0-0`, `0-0-0`. `+` marks a move that gave check. Input also accepts
-//! `O-O`, `:` for `x`, and omits `+` freely.
+//! `O-O`, `:` for `x`, `ep` or `e.p.` after an en passant capture, `S` for a knight (as German
+//! sources write), and omits `+` freely.
 
 #![warn(missing_docs)]
 
@@ -19,6 +20,7 @@ mod generate;
 mod perft;
 mod position;
 mod retraction;
+mod why_not;
 mod zobrist;
 
 pub use error::{ColorName, NotationError, SetupError};
@@ -26,6 +28,7 @@ pub use perft::{retro_perft, retro_perft_limited, PerftCount, PerftLimit};
 pub use position::{castling_squares, pawn_forward, FenFacts, RetroPosition, EP_MODE};
 pub use retraction::Retraction;
 pub use shakmaty;
+pub use why_not::role_name;
 
 impl RetroPosition {
     /// The notation of `retraction` in this position (with `+` when the last move gave check).
@@ -42,6 +45,7 @@ impl RetroPosition {
         } else {
             Err(NotationError::NotLegal {
                 text: text.trim().to_owned(),
+                why: why_not::why_not(self, wanted),
             })
         }
     }

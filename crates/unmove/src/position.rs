@@ -7,7 +7,7 @@ use shakmaty::{
 
 use crate::{
     error::{ColorName, SetupError},
-    zobrist, Retraction,
+    role_name, zobrist, Retraction,
 };
 
 /// A position seen from the past: who made the last move, and what retro play has learnt.
@@ -297,6 +297,33 @@ impl RetroPosition {
         }
         self.freeze(square);
         Ok(())
+    }
+
+    /// Marks the unit on `square` as never having moved in the whole game, as a person means
+    /// it: besides what [`RetroPosition::mark_frozen`] checks, the unit must stand on its own
+    /// square of the initial array (a unit that never moved is still there), and a unit marked
+    /// promoted has moved. The search's own uses of frozen units (castling rights, cages, tests
+    /// that pin a unit for a few plies) go through `mark_frozen`.
+    pub fn mark_never_moved(&mut self, square: Square) -> Result<(), SetupError> {
+        if let Some(unit) = self.board.piece_at(square) {
+            let home = Board::default().piece_at(square);
+            if home != Some(unit) {
+                let spell = |p: Piece| format!("a {} {}", ColorName(p.color), role_name(p.role));
+                return Err(SetupError::NotHome {
+                    square,
+                    unit: spell(unit),
+                    home: home.map_or_else(|| "no unit".to_owned(), spell),
+                });
+            }
+            if self.promoted.contains(square) {
+                return Err(SetupError::Mark {
+                    square,
+                    mark: "frozen",
+                    why: "it is marked promoted, so it has moved",
+                });
+            }
+        }
+        self.mark_frozen(square)
     }
 
     /// Marks the unit on `square` as a promoted piece.

@@ -151,7 +151,8 @@ fn syntax(text: &str, why: &'static str) -> NotationError {
 fn role_from_letter(ch: u8) -> Option<Role> {
     match ch {
         b'P' => Some(Role::Pawn),
-        b'N' => Some(Role::Knight),
+        // S (Springer) as German sources write a knight.
+        b'N' | b'S' => Some(Role::Knight),
         b'B' => Some(Role::Bishop),
         b'R' => Some(Role::Rook),
         b'Q' => Some(Role::Queen),

@@ -306,15 +306,17 @@ pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) ->
         }
         // The peeled cores first: smaller, and far cheaper to verify when one is the cage. A
         // cluster that dissolves entirely is not tried.
-        let cores = match peel(pos.board(), cluster) {
+        // A cluster from which nothing peels is its own core, and gets the larger cap of cores.
+        let core_cap = limits.max_units + CORE_EXTRA_UNITS;
+        let (cores, cap) = match peel(pos.board(), cluster) {
             Peeled::Dissolved => continue,
-            Peeled::Whole => Vec::new(),
-            Peeled::Cores(cores) => cores,
+            Peeled::Whole => (Vec::new(), core_cap),
+            Peeled::Cores(cores) => (cores, limits.max_units),
         };
         let cores = cores
             .into_iter()
-            .filter(|c| c.count() >= 2 && c.count() <= limits.max_units + CORE_EXTRA_UNITS);
-        let whole = (units <= limits.max_units).then_some(cluster);
+            .filter(|c| c.count() >= 2 && c.count() <= core_cap);
+        let whole = (units <= cap).then_some(cluster);
         for candidate in cores.chain(whole) {
             let budget = limits
                 .cluster_nodes

@@ -912,6 +912,33 @@ impl<'s> Search<'s> {
         }
     }
 
+    /// In debug builds, searches a reduced node proven with what the store had learnt again from
+    /// scratch (no store, no reductions) and panics if that finds a line that escapes: the learning
+    /// would be unsound. Running out of nodes proves nothing either way.
+    fn debug_assert_no_escape(&self, reduced: &State) {
+        if cfg!(debug_assertions) {
+            let empty = CageStore::new();
+            let mut fresh = Search {
+                cancel: None,
+                gen: Generator::new(self.gen.zone, false),
+                store: &empty,
+                depth: self.depth,
+                max_nodes: 20_000,
+                nodes: 0,
+                tt: HashMap::default(),
+                path: Vec::new(),
+                nesting: MAX_NESTING,
+                unproven: HashSet::default(),
+            };
+            let result = fresh.explore(reduced.clone(), false);
+            assert!(
+                !matches!(result, Err(Failure::BoardEmpty | Failure::AllHome)),
+                "a reduced node proven with learnt facts escapes from scratch: {:?}",
+                reduced.node
+            );
+        }
+    }
+
     /// The node `state` without every unit that one of its `children` retracts out of the zone,
     /// when there is such a unit and at least two units stay.
     ///
@@ -982,6 +1009,7 @@ impl<'s> Search<'s> {
         let proven = sub.explore(reduced.clone(), false).is_ok();
         self.nodes += sub.nodes;
         if proven {
+            self.debug_assert_no_escape(&reduced);
             self.store.learn(&reduced);
             // Every node the successful search expanded has no realization: it closes branches
             // here as an expanded node would.

@@ -51,3 +51,16 @@ pub fn interrupt_after(args: &[&str], stdin: Stdio, delay: Duration) -> (Output,
     let out = child.wait_with_output().expect("the binary finishes");
     (out, sent.elapsed())
 }
+
+/// Whether a run failed as bad input does: exit status 2, and on stderr either the program's one
+/// line (`retrace: ...`) or clap's own full rendering of a command-line error (`error: ...`, the
+/// usage, a "did you mean"), which the contract leaves to clap.
+pub fn is_bad_input(out: &Output) -> bool {
+    let err = String::from_utf8_lossy(&out.stderr);
+    out.status.code() == Some(2)
+        && if err.starts_with("error: ") {
+            err.contains("For more information, try '--help'.")
+        } else {
+            err.lines().count() == 1 && err.starts_with("retrace: ")
+        }
+}

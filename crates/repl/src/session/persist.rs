@@ -1,0 +1,163 @@
+//! `save FILE` / `load FILE`: a whole session (the position set up, its marks, the line of
+//! retractions, the step shown, the user's cages) in a small text format.
+//!
+//! The format, one record a line (blank lines and `#` comments ignored):
+//!
+//! ```text
+//! retrace-session 1            the first line: the format and its version
+//! fen <FEN>                    the position set up (retracting side, rights, en passant)
+//! frozen <square>              a mark on the latest position: a unit that never moved
+//! promoted <square>            a mark on the latest position: a promoted piece
+//! retract <move>               the next retraction of the line (last move of the game first)
+//! at <N>                       the step shown: 0 is the position set up
+//! cage <cage line>             a user cage (cli-contract's cage line), re-verified on load
+//! ```
+//!
+//! Marks follow the record of the position they were put on; marks a retraction carries along
+//! are not repeated. Loading replays every record through the same checks as the commands, and
+//! either the whole session loads or nothing changes.
+
+use std::fmt::Write as _;
+
+use retrace_legal::CageStore;
+use shakmaty::Square;
+
+use super::Session;
+
+const HEADER: &str = "retrace-session 1";
+
+impl Session {
+    /// The session as text in the format of this module.
+    #[must_use]
+    pub fn to_session_text(&self) -> String {
+        let mut text = format!("{HEADER}\n");
+        let start = &self.line[0].pos;
+        let _ = writeln!(text, "fen {}", start.fen());
+        // The marks the FEN itself gives (castling rights freeze their king and rooks).
+        let from_fen = retrace_unmove::RetroPosition::from_fen(&start.fen()).ok();
+        marks(&mut text, start, from_fen.as_ref());
+        for k in 1..self.line.len() {
+            let Some(via) = self.line[k].via else {
+                continue;
+            };
+            let before = &self.line[k - 1].pos;
+            let _ = writeln!(text, "retract {via}");
+            let carried = before.retract(via);
+            marks(&mut text, &self.line[k].pos, Some(&carried));
+        }
+        let _ = writeln!(text, "at {}", self.current);
+        for cage in self.cages.cages() {
+            let _ = writeln!(text, "cage {cage}");
+        }
+        text
+    }
+
+    /// Replaces the session by the one `text` describes, or changes nothing and says why.
+    pub fn load_session_text(&mut self, text: &str) -> Result<(), String> {
+        let mut records = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+        match records.next() {
+            Some((_, HEADER)) => {}
+            _ => {
+                return Err(format!(
+                    "not a saved session: the first line is not '{HEADER}'"
+                ))
+            }
+        }
+        let mut loaded = Session::new(self.style);
+        loaded.flipped = self.flipped;
+        let mut cage_lines = Vec::new();
+        let mut at = None;
+        let mut set_up = false;
+        for (number, record) in records {
+            let (kind, rest) = record
+                .split_once(char::is_whitespace)
+                .unwrap_or((record, ""));
+            let rest = rest.trim();
+            let result: Result<(), String> = match kind {
+                "fen" if !set_up => {
+                    set_up = true;
+                    retrace_unmove::RetroPosition::from_fen(rest)
+                        .map(|pos| {
+                            loaded.set_up(pos);
+                        })
+                        .map_err(|e| e.to_string())
+                }
+                "frozen" | "promoted" => rest
+                    .parse::<Square>()
+                    .map_err(|_| format!("'{rest}' is not a square"))
+                    .and_then(|square| {
+                        let last = loaded.line.len() - 1;
+                        let pos = &mut loaded.line[last].pos;
+                        if kind == "frozen" {
+                            pos.mark_never_moved(square)
+                        } else {
+                            pos.mark_promoted(square)
+                        }
+                        .map_err(|e| e.to_string())
+                    }),
+                "retract" if set_up => {
+                    loaded.current = loaded.line.len() - 1;
+                    loaded
+                        .position()
+                        .parse_retraction(rest)
+                        .map(|r| {
+                            loaded.push(r);
+                        })
+                        .map_err(|e| e.to_string())
+                }
+                "at" => rest
+                    .parse::<usize>()
+                    .map(|n| at = Some(n))
+                    .map_err(|_| format!("'{rest}' is not a step number")),
+                "cage" => {
+                    cage_lines.push(rest.to_owned());
+                    Ok(())
+                }
+                _ => Err(format!("unexpected record '{kind}'")),
+            };
+            result.map_err(|e| format!("line {number}: {e}; nothing was loaded"))?;
+        }
+        if !set_up {
+            return Err("the session has no 'fen' record; nothing was loaded".into());
+        }
+        let (cages, dropped) = CageStore::load(&cage_lines.join("\n"));
+        if let Some((line, err)) = dropped.first() {
+            return Err(format!("cage {line}: {err}; nothing was loaded"));
+        }
+        loaded.cages = cages;
+        let last = loaded.line.len() - 1;
+        loaded.current = match at {
+            Some(n) if n <= last => n,
+            Some(n) => {
+                return Err(format!(
+                    "step {n} is past the end of the line ({last}); nothing was loaded"
+                ))
+            }
+            None => last,
+        };
+        *self = loaded;
+        Ok(())
+    }
+}
+
+/// Writes the marks of `pos` that `carried` (the position a retraction gives, with the marks it
+/// carries along) does not already have.
+fn marks(
+    text: &mut String,
+    pos: &retrace_unmove::RetroPosition,
+    carried: Option<&retrace_unmove::RetroPosition>,
+) {
+    let (frozen, promoted) = carried.map_or((pos.frozen(), pos.promoted()), |c| {
+        (pos.frozen() & !c.frozen(), pos.promoted() & !c.promoted())
+    });
+    for square in frozen {
+        let _ = writeln!(text, "frozen {square}");
+    }
+    for square in promoted {
+        let _ = writeln!(text, "promoted {square}");
+    }
+}

@@ -1,0 +1,154 @@
+//! Histories that repeat a position prove nothing (issue 17): `prove` and the existence searches
+//! count only repetition-free lines, and never lose the history of a legal position for it.
+
+use retrace_search::{prove, solve, LegalPruner, NoPruning, Proof, SolveParams, Try};
+use retrace_testkit::{positions_along, random_game, retro_position};
+use retrace_unmove::RetroPosition;
+use shakmaty::Color;
+
+/// `fen` without uncaptures, so that only the units on the board move.
+fn sealed(fen: &str) -> RetroPosition {
+    let mut pos = RetroPosition::from_fen(fen).expect("a valid position");
+    for color in Color::ALL {
+        pos.set_uncaptures_allowed(color, false);
+    }
+    pos
+}
+
+/// Whether `line` from `pos` meets a position twice (the position itself included).
+fn repeats(pos: &RetroPosition, line: &[retrace_unmove::Retraction]) -> bool {
+    let mut seen = vec![pos.clone()];
+    let mut at = pos.clone();
+    for &r in line {
+        at.retract_in_place(r);
+        if seen.contains(&at) {
+            return true;
+        }
+        seen.push(at.clone());
+    }
+    false
+}
+
+/// Each king shuffles between two corner squares behind its pawns and bishop; nothing else can
+/// be retracted (no uncaptures). Only 8 states exist (two squares per king, two sides to move),
+/// so every line longer than 7 plies repeats: the position has a 10-ply line, but no history.
+const SEALED: &str = "5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1";
+
+/// The near miss: without the pawn on h7 the black king leaves its corner through h7, and long
+/// repetition-free histories exist.
+const ONE_EXIT: &str = "5b1k/4ppp1/8/8/8/8/4PPPP/5B1K w - - 0 1";
+
+#[test]
+fn a_sealed_shuffle_has_no_history_and_says_it_repeats() {
+    let pos = sealed(SEALED);
+    match prove(&pos, 10, &NoPruning, None) {
+        Proof::NoHistory {
+            tries,
+            longest,
+            complete,
+        } => {
+            assert!(complete);
+            assert!(!tries.is_empty());
+            assert!(
+                tries.iter().all(|t: &Try| t.repeats && t.survived <= 7),
+                "{tries:?}"
+            );
+            let best = tries.iter().map(|t| t.survived).max().unwrap_or(0);
+            assert_eq!(longest.len(), best as usize);
+            assert!(best >= 3, "{tries:?}");
+            assert!(!repeats(&pos, &longest), "{longest:?}");
+        }
+        other => panic!("a shuffle is no history: {other:?}"),
+    }
+    // Extra plies of `solve` are existence searches too: no last move survives 10 more plies.
+    let params = SolveParams {
+        depth: 1,
+        extra: 10,
+        ..SolveParams::default()
+    };
+    assert_eq!(solve(&pos, params, &NoPruning).count, 0);
+}
+
+#[test]
+fn a_near_miss_with_one_exit_keeps_a_repetition_free_history() {
+    let pos = sealed(ONE_EXIT);
+    match prove(&pos, 20, &NoPruning, None) {
+        Proof::History(line) => {
+            assert_eq!(line.len(), 20);
+            assert!(!repeats(&pos, &line), "{line:?}");
+        }
+        other => panic!("expected a history, got {other:?}"),
+    }
+}
+
+/// Soundness: positions of random games keep a repetition-free history, and the line shown
+/// repeats nothing.
+#[test]
+fn positions_of_random_games_keep_repetition_free_histories() {
+    let pruner = LegalPruner::new();
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let game = random_game(seed, 60);
+        // Early positions too, whose histories must go back beyond the initial array.
+        for (i, p) in game.positions.iter().enumerate().skip(1).step_by(9) {
+            let pos = retro_position(p);
+            match prove(&pos, 8, &pruner, None) {
+                Proof::History(line) => assert!(!repeats(&pos, &line), "seed {seed} ply {i}"),
+                other => {
+                    panic!("seed {seed} ply {i}: a legal position lost its history: {other:?}")
+                }
+            }
+            checked += 1;
+        }
+        for pos in positions_along(seed, 60) {
+            assert!(
+                matches!(prove(&pos, 12, &pruner, None), Proof::History(_)),
+                "seed {seed}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked}");
+}
+
+/// Proves illegal, by its costlier verdict, every position where the white king left h1.
+struct CagedOffH1;
+
+impl retrace_search::Pruner for CagedOffH1 {
+    fn is_illegal(&self, _: &RetroPosition) -> bool {
+        false
+    }
+
+    fn deep_reason(&self, pos: &RetroPosition) -> Option<retrace_legal::Reason> {
+        let off = pos.board().king_of(Color::White) != Some(shakmaty::Square::H1);
+        off.then(|| {
+            retrace_legal::Reason::new(
+                retrace_legal::ReasonCode::Cage,
+                "test".into(),
+                shakmaty::Bitboard::EMPTY,
+            )
+        })
+    }
+}
+
+/// `prove` tells the last moves that end in a cage at once from those that live on.
+#[test]
+fn prove_tells_the_last_moves_that_end_in_a_cage() {
+    let pos = sealed(SEALED);
+    let Proof::NoHistory { tries, .. } = prove(&pos, 10, &CagedOffH1, None) else {
+        panic!("no history");
+    };
+    // Black retracts first (Kg8-h8 lives on), then White's Kg1-h1 is caged at once.
+    assert!(
+        tries.iter().all(|t| !t.caged && t.survived >= 1),
+        "{tries:?}"
+    );
+    let white = sealed("5b1k/4pppp/8/8/8/8/4PPPP/5B1K b - - 0 1");
+    let Proof::NoHistory { tries, .. } = prove(&white, 10, &CagedOffH1, None) else {
+        panic!("no history");
+    };
+    assert!(
+        !tries.is_empty() && tries.iter().all(|t| t.caged && t.survived == 0),
+        "{tries:?}"
+    );
+}
