@@ -12,11 +12,8 @@
 use retrace_unmove::{pawn_forward, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Rank, Role, Square};
 
-use crate::text::{color_adj, squares_text};
+use crate::text::{color_adj, color_name, squares_text};
 use crate::types::{Reason, ReasonCode};
-
-// The cage modules still import the colour names from here.
-pub(crate) use crate::text::color_name;
 
 /// Appends every check contradiction of `pos` to `out`. Returns whether one was found.
 pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Vec<Reason>) -> bool {

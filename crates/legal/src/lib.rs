@@ -36,9 +36,6 @@
 
 #![warn(missing_docs)]
 
-// The fields of some `CageError` variants are not documented yet; `src/cage` is being reworked
-// in parallel, so its docs are completed there.
-#[allow(missing_docs)]
 pub mod cage;
 mod checks;
 mod history;

@@ -225,12 +225,10 @@ impl Analysis {
     }
 }
 
-// The cage modules still import the square lists from here.
-pub(crate) use crate::text::squares_text;
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::squares_text;
 
     /// The codes are a contract (the `check` JSON): they are listed here in full, in order, as
     /// they stood before `ReasonCode` was generated, so a change to one fails this test.

@@ -32,9 +32,9 @@ use super::format::{default_zone, Cage, DEFAULT_DEPTH, INITIAL};
 use super::search::{verify_with, VerifyOptions};
 use super::store::CageStore;
 use crate::{
-    checks::color_name,
     statics::bounded_flood,
-    types::{squares_text, Reason, ReasonCode},
+    text::{color_name, squares_text},
+    types::{Reason, ReasonCode},
     Analysis,
 };
 

@@ -58,11 +58,21 @@ pub enum CageError {
     /// The line is blank or a comment.
     Empty,
     /// The board field is not a board FEN.
-    Board { text: String, why: String },
+    Board {
+        /// The field as given.
+        text: String,
+        /// Why it does not parse.
+        why: String,
+    },
     /// The board has no units.
     NoUnits,
     /// A side has more than one king.
-    KingCount { color: Color, count: usize },
+    KingCount {
+        /// The side.
+        color: Color,
+        /// Its kings.
+        count: usize,
+    },
     /// A pawn stands on the first or last rank.
     PawnOnBackRank(Square),
     /// A field the format does not know (or a word without `=`).
@@ -72,7 +82,12 @@ pub enum CageError {
     /// A field with nothing after `=`.
     MissingValue(&'static str),
     /// A square in a list that is not a square name.
-    BadSquare { field: &'static str, text: String },
+    BadSquare {
+        /// The field the list belongs to.
+        field: &'static str,
+        /// The word that is not a square.
+        text: String,
+    },
     /// The zone leaves out an occupied square.
     ZoneMissesUnit(Square),
     /// A frozen square holds no unit.
@@ -85,7 +100,9 @@ pub enum CageError {
     BadCaptures(String),
     /// The claim was checked and the verification did not prove it.
     NotVerified {
+        /// Why the verification did not prove the claim.
         failure: Failure,
+        /// The line of retractions it stopped on (an escape, or where a limit hit).
         escape: Vec<String>,
     },
 }

@@ -13,8 +13,8 @@ use shakmaty::{Bitboard, Board, ByColor, Color, Role};
 use super::format::{Cage, CageError};
 use super::search::{covers, verify_cancellable, Node, State, Verification, VerifyOptions};
 use crate::{
-    checks::color_name,
-    types::{squares_text, Reason, ReasonCode},
+    text::{color_name, squares_text},
+    types::{Reason, ReasonCode},
     Analysis, Analyzer,
 };
 
