@@ -164,6 +164,11 @@ fn run_line(session: &mut Session, line: &str, cancel: &Arc<AtomicBool>) -> bool
                 "\r  forward layers: {positions} positions, {:.1} s   ",
                 p.elapsed.as_secs_f64()
             ),
+            retrace_search::Phase::Forward => eprint!(
+                "\r  {} nodes, playing forward, {:.1} s   ",
+                p.nodes,
+                p.elapsed.as_secs_f64()
+            ),
             retrace_search::Phase::Retracting => eprint!(
                 "\r  {} nodes, ply {}, {} solutions, {:.1} s   ",
                 p.nodes,

@@ -22,6 +22,8 @@ pub(crate) struct Budget<'a> {
     max_nodes: Option<u64>,
     cancel: Option<Arc<AtomicBool>>,
     progress: Option<&'a mut dyn FnMut(Progress)>,
+    /// What the search is doing, as its progress reports say.
+    phase: Phase,
 }
 
 impl<'a> Budget<'a> {
@@ -37,7 +39,13 @@ impl<'a> Budget<'a> {
             max_nodes,
             cancel,
             progress,
+            phase: Phase::Retracting,
         }
+    }
+
+    /// Sets the phase the progress reports name; returns the one before.
+    pub(crate) fn set_phase(&mut self, phase: Phase) -> Phase {
+        std::mem::replace(&mut self.phase, phase)
     }
 
     /// Hands `progress` to the progress callback, if there is one (for phases other than
@@ -72,7 +80,7 @@ impl<'a> Budget<'a> {
                 solutions,
                 ply,
                 elapsed: self.start.elapsed(),
-                phase: Phase::Retracting,
+                phase: self.phase,
             };
             if let Some(progress) = self.progress.as_mut() {
                 progress(report);

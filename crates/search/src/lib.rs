@@ -164,6 +164,8 @@ pub struct Progress {
 pub enum Phase {
     /// Retracting.
     Retracting,
+    /// Playing forward (a retractor's forward goal after the retractions).
+    Forward,
     /// Building the positions a proof game's first plies reach (once per process), with how many
     /// positions were expanded so far.
     ForwardLayers { positions: u64 },

@@ -8,7 +8,7 @@ use super::{
     choice::choices, goal::ForwardGoal, kind::RetractorKind, outcome::Outcome,
     rights::forward_start,
 };
-use crate::{budget::Budget, table::Table, Pruner};
+use crate::{budget::Budget, table::Table, Phase, Pruner};
 
 pub(crate) struct Game<'p, 'a, P: Pruner> {
     pub pruner: &'p P,
@@ -155,8 +155,16 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
         }
         let value = match forward_start(pos, self.pruner) {
             None => Outcome::Illegal,
-            Some(chess) if self.goal.holds(&chess, &mut self.budget) => Outcome::Win,
-            Some(_) => Outcome::Loss,
+            Some(chess) => {
+                let before = self.budget.set_phase(Phase::Forward);
+                let holds = self.goal.holds(&chess, &mut self.budget);
+                self.budget.set_phase(before);
+                if holds {
+                    Outcome::Win
+                } else {
+                    Outcome::Loss
+                }
+            }
         };
         if !self.budget.stopped {
             self.table.insert(key, 0, value);

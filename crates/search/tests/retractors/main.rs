@@ -281,3 +281,37 @@ fn the_solver_agrees_with_the_brute_force_on_stalemate_and_selfmate_in_one() {
     // Random positions rarely allow either; positions.toml has constructed ones of both.
     println!("wins (=1, s#1) on {} positions: {wins:?}", positions.len());
 }
+
+/// The progress of a retractor names the phase: retracting, and playing forward to the goal.
+#[test]
+fn progress_says_when_the_solver_plays_forward() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../positions/corpora/published-problems.jsonl"
+    );
+    let text = std::fs::read_to_string(path).expect("the corpus is in positions/corpora");
+    let line = text
+        .lines()
+        .find(|l| l.contains("\"retractor\""))
+        .expect("the published retractor");
+    let problem: serde_json::Value = serde_json::from_str(line).expect("json");
+    let fen = format!(
+        "{} {} - - 0 1",
+        problem["board"].as_str().expect("board"),
+        problem["side_to_move"].as_str().expect("side")
+    );
+    let pos = RetroPosition::from_fen(&fen).expect("fen");
+    let mut phases = Vec::new();
+    let mut progress = |p: retrace_search::Progress| phases.push(p.phase);
+    let params = RetractorParams {
+        progress: Some(&mut progress),
+        ..RetractorParams::new(RetractorKind::Proca, 1, ForwardGoal::Mate(2))
+    };
+    let s = solve_retractor(&pos, params, &LegalPruner::new()).expect("sets up");
+    assert!(s.complete);
+    assert!(
+        phases.contains(&retrace_search::Phase::Forward),
+        "{} reports, none forward",
+        phases.len()
+    );
+}
