@@ -1,7 +1,7 @@
 //! Command-line arguments, as `shared/design/cli-contract.md` fixes them.
 
 use clap::{value_parser, Args, Parser, Subcommand, ValueEnum};
-use shakmaty::{Color, Square};
+use shakmaty::{ByColor, Color, Square};
 
 /// Deepest retraction search the command line accepts.
 pub const MAX_SOLVE_DEPTH: u32 = 64;
@@ -20,13 +20,12 @@ pub enum Uncapturers {
 }
 
 impl Uncapturers {
-    /// Forbidden uncaptures indexed by shakmaty's `Color as usize` (Black = 0, White = 1).
+    /// Whether each side's uncaptures are forbidden.
     #[must_use]
-    pub fn forbidden(self) -> [bool; 2] {
-        match self {
-            Uncapturers::White => [false, true],
-            Uncapturers::Black => [true, false],
-            Uncapturers::Both => [true, true],
+    pub fn forbidden(self) -> ByColor<bool> {
+        ByColor {
+            white: matches!(self, Uncapturers::White | Uncapturers::Both),
+            black: matches!(self, Uncapturers::Black | Uncapturers::Both),
         }
     }
 }

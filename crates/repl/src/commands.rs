@@ -13,7 +13,7 @@ use std::{
 use retrace_legal::{Cage, CageStore};
 use retrace_unmove::{retro_perft_limited, PerftLimit, RetroPosition};
 use serde_json::{json, Value};
-use shakmaty::{Color, Square};
+use shakmaty::{ByColor, Color, Square};
 
 use crate::{
     cli::{CageCommand, Cli, Command, PositionArgs, Uncapturers},
@@ -135,7 +135,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 extra,
                 max,
                 max_nodes,
-                no_uncapture: no_uncapture.map_or([false; 2], Uncapturers::forbidden),
+                no_uncapture: no_uncapture.map_or_else(ByColor::default, Uncapturers::forbidden),
                 exact_fen,
                 game_clocks,
                 jsonl,
@@ -417,7 +417,7 @@ struct SolveRequest {
     extra: u32,
     max: Option<usize>,
     max_nodes: Option<u64>,
-    no_uncapture: [bool; 2],
+    no_uncapture: ByColor<bool>,
     exact_fen: bool,
     game_clocks: bool,
     jsonl: bool,

@@ -17,7 +17,7 @@ use retrace_search::{
     ProofGameParams, SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
 };
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::{Board, Color, Piece, Role, Square};
+use shakmaty::{Board, ByColor, Color, Piece, Role, Square};
 
 use crate::{
     board::{draw, Style},
@@ -1036,7 +1036,7 @@ struct SolveRequest {
     extra: u32,
     max: Option<usize>,
     max_nodes: Option<u64>,
-    no_uncapture: [bool; 2],
+    no_uncapture: ByColor<bool>,
     /// Whether candidate lines go through the automatic cage attempt (`auto-cages off` to see the
     /// candidates a cage kills).
     auto_cages: bool,
@@ -1053,7 +1053,7 @@ impl SolveRequest {
             extra: DEFAULT_EXTRA,
             max: None,
             max_nodes: None,
-            no_uncapture: [false; 2],
+            no_uncapture: ByColor::default(),
             auto_cages: true,
         };
         while let Some(word) = words.next() {
@@ -1075,13 +1075,13 @@ impl SolveRequest {
                     )
                 }
                 "no-uncapture" => {
-                    // Indexed by shakmaty's Color as usize: Black = 0, White = 1.
                     request.no_uncapture = match value {
-                        "white" | "w" => [false, true],
-                        "black" | "b" => [true, false],
-                        "both" => [true, true],
+                        "white" | "w" => crate::cli::Uncapturers::White,
+                        "black" | "b" => crate::cli::Uncapturers::Black,
+                        "both" => crate::cli::Uncapturers::Both,
                         _ => return Err(usage.into()),
                     }
+                    .forbidden()
                 }
                 "auto-cages" => {
                     request.auto_cages = match value {

@@ -7,6 +7,7 @@ use std::time::Instant;
 use retrace_search::{solve, LegalPruner, SolveParams};
 use retrace_testkit::positions_along;
 use retrace_unmove::RetroPosition;
+use shakmaty::ByColor;
 
 /// Totals over a set of searches.
 #[derive(Default)]
@@ -26,7 +27,7 @@ fn run(positions: &[RetroPosition], depth: u32, uncaptures: bool) -> Totals {
             pos,
             SolveParams {
                 depth,
-                no_uncapture: [!uncaptures; 2],
+                no_uncapture: ByColor::new_with(|_| !uncaptures),
                 max_nodes: Some(5_000_000),
                 ..SolveParams::default()
             },

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use retrace_legal::Reason;
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
 use crate::{
     bound::moves_needed,
@@ -656,11 +656,11 @@ fn start_in_reach(pos: &RetroPosition, plies: u32) -> bool {
     *needed.get(pos.retracting()) <= plies.div_ceil(2) && *needed.get(pos.to_move()) <= plies / 2
 }
 
-/// Applies the uncapture policy to a position (indexed by shakmaty's `Color as usize`).
-pub(crate) fn with_policy(pos: &RetroPosition, no_uncapture: [bool; 2]) -> RetroPosition {
+/// Applies the uncapture policy (the sides whose uncaptures are forbidden) to a position.
+pub(crate) fn with_policy(pos: &RetroPosition, no_uncapture: ByColor<bool>) -> RetroPosition {
     let mut pos = pos.clone();
     for color in Color::ALL {
-        if no_uncapture[color as usize] {
+        if *no_uncapture.get(color) {
             pos.set_uncaptures_allowed(color, false);
         }
     }

@@ -23,6 +23,7 @@ use std::{
 
 use retrace_legal::{cage::AutoLimits, find_cage, CageStore, Reason};
 use retrace_unmove::{Retraction, RetroPosition};
+use shakmaty::ByColor;
 
 use engine::{with_policy, Search};
 pub use facts::GameFacts;
@@ -182,8 +183,8 @@ pub struct SolveParams<'a> {
     pub extra: u32,
     /// Stop after this many solutions (the result is then marked incomplete).
     pub max_solutions: Option<usize>,
-    /// Forbid uncaptures to White, to Black, or both.
-    pub no_uncapture: [bool; 2],
+    /// The sides whose uncaptures are forbidden.
+    pub no_uncapture: ByColor<bool>,
     /// Stop after visiting this many nodes (the result is then marked incomplete).
     pub max_nodes: Option<u64>,
     /// Facts about the game beyond its board (clocks, exact FEN fields), if the user asserts them.
@@ -206,7 +207,7 @@ impl Default for SolveParams<'_> {
             depth: 1,
             extra: DEFAULT_EXTRA,
             max_solutions: None,
-            no_uncapture: [false; 2],
+            no_uncapture: ByColor::default(),
             max_nodes: None,
             facts: GameFacts::default(),
             cancel: None,

@@ -12,7 +12,7 @@ use retrace_search::{
 };
 use retrace_testkit::{positions_along, random_game, retro_position};
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::{Color, Move, Position};
+use shakmaty::{ByColor, Color, Move, Position};
 
 fn pos(fen: &str) -> RetroPosition {
     RetroPosition::from_fen(fen).expect("test FEN sets up")
@@ -149,7 +149,10 @@ fn kept_lines_are_bounded_and_streamed_ones_are_all_there() {
 #[test]
 fn no_uncapture_applies_to_every_ply_of_the_side() {
     let p = pos("8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -");
-    let white_quiet = [false, true];
+    let white_quiet = ByColor {
+        white: true,
+        black: false,
+    };
     // With no extra plies, forbidding White's uncaptures removes exactly the capturing moves.
     let all = solve(
         &p,
@@ -215,11 +218,11 @@ fn real_histories_from_random_games_are_never_lost() {
             let real: Vec<Move> = game.moves[plies - n..].iter().rev().copied().collect();
             // Forbid the uncaptures the real line does not use: a legitimate restriction that
             // keeps the tree small enough to enumerate completely.
-            let mut no_uncapture = [true, true];
+            let mut no_uncapture = ByColor::new_with(|_| true);
             let mut mover = end.turn().other();
             for m in &real {
                 if m.is_capture() {
-                    no_uncapture[mover as usize] = false;
+                    *no_uncapture.get_mut(mover) = false;
                 }
                 mover = mover.other();
             }
@@ -272,7 +275,7 @@ fn uncapture_choices_cost_no_more_than_the_solutions_they_make() {
                 p,
                 SolveParams {
                     depth: 2,
-                    no_uncapture: [!uncaptures; 2],
+                    no_uncapture: ByColor::new_with(|_| !uncaptures),
                     ..SolveParams::default()
                 },
                 &pruner,
