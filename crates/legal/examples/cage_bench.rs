@@ -72,7 +72,7 @@ fn main() {
         println!(
             "{:<24} {:>8} {:>7} {:>12.1} {:>12.1}",
             entry.id,
-            v.verified,
+            v.verified(),
             v.nodes,
             median(&times),
             times.last().copied().unwrap_or(0.0)

@@ -95,30 +95,35 @@ fn published_cages_verify_and_look_alikes_escape() {
         let h = verify_with(&cage, &CageStore::new(), &hwa());
         eprintln!(
             "{:<22} {:<5} {:>7} nodes (Hwa alone: {:<5} {:>7} nodes) {:?}",
-            e.id, v.verified, v.nodes, h.verified, h.nodes, v.escape
+            e.id,
+            v.verified(),
+            v.nodes,
+            h.verified(),
+            h.nodes,
+            v.escape()
         );
         match e.stipulation.as_str() {
             "cage" => {
-                assert!(v.verified, "{}: {:?} {:?}", e.id, v.failure, v.escape);
-                assert!(v.escape.is_empty() && v.failure.is_none(), "{}", e.id);
+                assert!(v.verified(), "{}: {:?} {:?}", e.id, v.failure(), v.escape());
+                assert!(v.escape().is_empty() && v.failure().is_none(), "{}", e.id);
                 // Hwa's algorithm alone proves exactly the cages not marked beyond it.
                 assert_eq!(
-                    h.verified,
+                    h.verified(),
                     e.beyond_hwa != Some(true),
                     "{}: Hwa alone",
                     e.id
                 );
             }
             "not_a_cage" => {
-                assert!(!v.verified, "{}", e.id);
+                assert!(!v.verified(), "{}", e.id);
                 assert!(
-                    matches!(v.failure, Some(Failure::AllHome | Failure::BoardEmpty)),
+                    matches!(v.failure(), Some(Failure::AllHome | Failure::BoardEmpty)),
                     "{}: {:?} is not a real escape",
                     e.id,
-                    v.failure
+                    v.failure()
                 );
-                assert!(!v.escape.is_empty(), "{}", e.id);
-                assert!(!h.verified, "{}: Hwa alone", e.id);
+                assert!(!v.escape().is_empty(), "{}", e.id);
+                assert!(!h.verified(), "{}: Hwa alone", e.id);
             }
             other => panic!("{}: unknown stipulation {other}", e.id),
         }
@@ -129,67 +134,67 @@ fn published_cages_verify_and_look_alikes_escape() {
 fn look_alike_returns_the_escaping_line() {
     let cage = Cage::parse_line("8/8/8/8/8/5P2/4PrPP/7K").expect("parses");
     let v = verify(&cage, &CageStore::new());
-    assert!(!v.verified);
+    assert!(!v.verified());
     assert_eq!(
-        v.escape.first().map(String::as_str),
+        v.escape().first().map(String::as_str),
         Some("Rf1-f2"),
         "{v:?}"
     );
-    assert!(v.escape.len() >= 2, "{v:?}");
+    assert!(v.escape().len() >= 2, "{v:?}");
     // The real cage it imitates verifies.
     let real = Cage::parse_line("8/8/8/8/8/6P1/5PrP/7K").expect("parses");
-    assert!(verify(&real, &CageStore::new()).verified);
+    assert!(verify(&real, &CageStore::new()).verified());
 }
 
 #[test]
 fn brandis_cage_is_exactly_its_eight_units() {
     let cage = Cage::parse_line("8/8/8/8/8/8/PPkPP3/KR1b4").expect("parses");
-    assert!(verify(&cage, &CageStore::new()).verified);
+    assert!(verify(&cage, &CageStore::new()).verified());
     for sq in cage.board.occupied() {
         let mut board = cage.board.clone();
         board.discard_piece_at(sq);
         let v = verify(&Cage::new(board), &CageStore::new());
-        assert!(!v.verified, "still a cage without {sq}");
-        assert!(!v.escape.is_empty());
+        assert!(!v.verified(), "still a cage without {sq}");
+        assert!(!v.escape().is_empty());
     }
     // Before the retraction of a2xb3 the corner is not a cage: the last move may be that capture.
     let before = Cage::parse_line("8/8/8/8/8/1P6/1PkPP3/KR1b4").expect("parses");
     let v = verify(&before, &CageStore::new());
-    assert!(!v.verified);
-    assert!(!v.escape.is_empty(), "{v:?}");
+    assert!(!v.verified());
+    assert!(!v.escape().is_empty(), "{v:?}");
 }
 
 #[test]
 fn darvall_needs_the_blocked_lines() {
     let cage = Cage::parse_line("Knrk4/BpppRp2/1p2p3/8/8/8/8/8").expect("parses");
-    assert!(verify(&cage, &CageStore::new()).verified);
+    assert!(verify(&cage, &CageStore::new()).verified());
     let h = verify_with(&cage, &CageStore::new(), &hwa());
-    assert!(!h.verified);
-    assert!(!h.escape.is_empty());
+    assert!(!h.verified());
+    assert!(!h.escape().is_empty());
     // The knight is not needed; the bishop's pin is.
     let smaller = Cage::parse_line("K1rk4/BpppRp2/1p2p3/8/8/8/8/8").expect("parses");
-    assert!(verify(&smaller, &CageStore::new()).verified);
+    assert!(verify(&smaller, &CageStore::new()).verified());
     // After Ba7xNb8 itself the position is legal: not a cage.
     let after = Cage::parse_line("KBrk4/1pppRp2/1p2p3/8/8/8/8/8").expect("parses");
-    assert!(!verify(&after, &CageStore::new()).verified);
+    assert!(!verify(&after, &CageStore::new()).verified());
 }
 
 #[test]
 fn capture_bounds_forbid_pawn_captures() {
     let open = Cage::parse_line("8/8/8/8/8/P7/1P6/b7").expect("parses");
     let v = verify(&open, &CageStore::new());
-    assert!(!v.verified);
-    assert!(v.escape.iter().any(|m| m.contains("x?")), "{v:?}");
+    assert!(!v.verified());
+    assert!(v.escape().iter().any(|m| m.contains("x?")), "{v:?}");
     let bound = Cage::parse_line("8/8/8/8/8/P7/1P6/b7 captures=b0").expect("parses");
-    assert!(verify(&bound, &CageStore::new()).verified);
+    assert!(verify(&bound, &CageStore::new()).verified());
     // A bound on the wrong side changes nothing.
     let white = Cage::parse_line("8/8/8/8/8/P7/1P6/b7 captures=w0").expect("parses");
-    assert!(!verify(&white, &CageStore::new()).verified);
+    assert!(!verify(&white, &CageStore::new()).verified());
     // Pawn structure against the bound: b2 and b3 need a capture by White.
     let doubled = Cage::parse_line("8/8/8/8/8/1P6/1P6/8 captures=w0").expect("parses");
-    assert!(verify(&doubled, &CageStore::new()).verified);
+    assert!(verify(&doubled, &CageStore::new()).verified());
     let doubled_free = Cage::parse_line("8/8/8/8/8/1P6/1P6/8").expect("parses");
-    assert!(!verify(&doubled_free, &CageStore::new()).verified);
+    assert!(!verify(&doubled_free, &CageStore::new()).verified());
 }
 
 #[test]
@@ -198,14 +203,14 @@ fn stored_cages_close_branches_of_new_verifications() {
     // positions that need expanding at the depth limit...
     let shallow = Cage::parse_line("Knrk4/BpppRp2/1p2p3/8/8/8/8/8 depth=1").expect("parses");
     let v = verify(&shallow, &CageStore::new());
-    assert!(!v.verified);
-    assert_eq!(v.failure, Some(Failure::DepthLimit(1)));
+    assert!(!v.verified());
+    assert_eq!(v.failure(), Some(&Failure::DepthLimit(1)));
     // ...unless a stored cage (the same units without the knight) closes them at once.
     let mut store = CageStore::new();
     store
         .insert(Cage::parse_line("K1rk4/BpppRp2/1p2p3/8/8/8/8/8").expect("parses"))
         .expect("verified");
-    assert!(verify(&shallow, &store).verified);
+    assert!(verify(&shallow, &store).verified());
 }
 
 #[test]
@@ -424,8 +429,8 @@ fn every_malformed_line_has_its_error() {
     let mut cage = Cage::new(Cage::parse_board("8/8/8/8/8/8/8/K7").expect("board"));
     cage.zone = Bitboard::EMPTY;
     let v = verify(&cage, &CageStore::new());
-    assert!(!v.verified);
-    assert!(matches!(v.failure, Some(Failure::Invalid(_))));
+    assert!(!v.verified());
+    assert!(matches!(v.failure(), Some(Failure::Invalid(_))));
     assert!(matches!(
         CageStore::new().insert(cage),
         Err(CageError::ZoneMissesUnit(Square::A1))
@@ -671,7 +676,7 @@ fn no_subset_of_a_game_position_is_a_cage() {
             };
             let v = verify_with(&cage, store, &options);
             assert!(
-                !v.verified,
+                !v.verified(),
                 "{} (ply {ply} of game {}) verified as a cage: {cage}",
                 pos.fen(),
                 seed - 1
@@ -679,7 +684,7 @@ fn no_subset_of_a_game_position_is_a_cage() {
             nodes += v.nodes;
             searched += usize::from(v.nodes > 50);
             deep += usize::from(v.nodes > 1000);
-            let kind = match v.failure {
+            let kind = match v.failure() {
                 Some(Failure::AllHome | Failure::BoardEmpty) => "escape found",
                 Some(Failure::DepthLimit(_)) => "depth limit",
                 Some(Failure::NodeLimit(_)) => "node limit",
@@ -705,11 +710,11 @@ fn no_subset_of_a_game_position_is_a_cage() {
 fn units_that_can_walk_away_are_set_aside_first() {
     let crowded = Cage::parse_line("8/8/8/8/2N5/1N3NP1/4PPrP/7K").expect("claim");
     let v = verify(&crowded, &CageStore::new());
-    assert!(v.verified, "{v:?}");
+    assert!(v.verified(), "{v:?}");
     assert!(v.nodes <= 10, "{} nodes", v.nodes);
     let open = Cage::parse_line("8/8/8/8/2N5/1N3N2/4PPrP/7K").expect("claim");
     let v = verify(&open, &CageStore::new());
-    assert!(!v.verified, "{v:?}");
+    assert!(!v.verified(), "{v:?}");
 }
 
 /// A cage proven once in a process is not verified again by another store (a reload of a cage
@@ -767,6 +772,6 @@ fn cage_work_has_an_overall_budget_and_stops_on_cancel() {
         &VerifyOptions::default(),
         Some(&cancel),
     );
-    assert_eq!(v.failure, Some(Failure::Cancelled));
+    assert_eq!(v.failure(), Some(&Failure::Cancelled));
     assert!(v.nodes <= retrace_legal::cage::CANCEL_POLL);
 }

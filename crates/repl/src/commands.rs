@@ -601,28 +601,26 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
     let cancel = interrupt_flag();
     let verification =
         retrace_legal::cage::verify_cancellable(&cage, store, &options, Some(&cancel));
-    let text = if verification.verified {
-        format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes)
-    } else {
-        let why = verification
-            .failure
-            .as_ref()
-            .map_or(String::new(), |f| format!(" ({f})"));
-        // Only an escape is a line out of the cage; a limit or a cancel stopped on some line.
-        let which = match verification.failure {
-            Some(Failure::BoardEmpty | Failure::AllHome) => "a line that escapes",
-            _ => "the line it stopped on",
-        };
-        format!(
-            "not verified{why} after {} nodes; {which}: {}\n",
-            verification.nodes,
-            verification.escape.join(" ")
-        )
+    let text = match &verification.outcome {
+        Ok(()) => format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes),
+        Err(escape) => {
+            // Only an escape is a line out of the cage; a limit or a cancel stopped on some line.
+            let which = match escape.failure {
+                Failure::BoardEmpty | Failure::AllHome => "a line that escapes",
+                _ => "the line it stopped on",
+            };
+            format!(
+                "not verified ({}) after {} nodes; {which}: {}\n",
+                escape.failure,
+                verification.nodes,
+                escape.line.join(" ")
+            )
+        }
     };
     Ok(Answer {
         json: json!({
-            "cage": verification.verified,
-            "line": verification.escape,
+            "cage": verification.verified(),
+            "line": verification.escape(),
             "nodes": verification.nodes,
             "cage_line": cage.to_string(),
         }),

@@ -334,7 +334,7 @@ pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) ->
             let v = verify_with(&cage, store, &options);
             search.tried += 1;
             search.nodes += v.nodes;
-            if v.verified {
+            if v.verified() {
                 debug_assert_no_escape(&cage);
                 search.found = Some(FoundCage {
                     cage,
@@ -354,13 +354,13 @@ fn debug_assert_no_escape(cage: &Cage) {
     if cfg!(debug_assertions) {
         let fresh = verify_with(cage, &CageStore::new(), &VerifyOptions::default());
         assert!(
-            fresh.verified
+            fresh.verified()
                 || matches!(
-                    fresh.failure,
+                    fresh.failure(),
                     Some(super::Failure::NodeLimit(_) | super::Failure::DepthLimit(_))
                 ),
             "a cage proven with learnt facts escapes from scratch: {cage} ({:?})",
-            fresh.failure
+            fresh.failure()
         );
     }
 }

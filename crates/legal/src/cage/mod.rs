@@ -33,6 +33,7 @@ mod tests;
 pub use auto::{analyze_thoroughly, clusters, find_cage, AutoLimits, CageSearch, FoundCage};
 pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
 pub use search::{
-    verify, verify_cancellable, verify_with, Failure, Verification, VerifyOptions, CANCEL_POLL,
+    verify, verify_cancellable, verify_with, Escape, Failure, Verification, VerifyOptions,
+    CANCEL_POLL,
 };
 pub use store::{analyze_with_cages, CageStore, LoadBudget};

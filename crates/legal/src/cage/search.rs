@@ -107,16 +107,50 @@ impl fmt::Display for Failure {
 /// The result of [`verify`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verification {
-    /// Whether the cage is proven.
-    pub verified: bool,
-    /// When not verified: the retraction line (first retraction first) that reached the failure.
-    /// Retro notation; both sides retract freely, so colours need not alternate; `x?` marks an
-    /// uncapture whose victim is left untracked, and a unit retracted out of the zone is dropped.
-    pub escape: Vec<String>,
     /// Nodes expanded.
     pub nodes: u64,
-    /// Why it was not verified (`None` when verified).
-    pub failure: Option<Failure>,
+    /// `Ok` when the cage is proven, else why not.
+    pub outcome: Result<(), Escape>,
+}
+
+/// Why a verification did not prove its cage, and where it stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Escape {
+    /// Why.
+    pub failure: Failure,
+    /// The retraction line (first retraction first) that reached the failure. Retro notation;
+    /// both sides retract freely, so colours need not alternate; `x?` marks an uncapture whose
+    /// victim is left untracked, and a unit retracted out of the zone is dropped.
+    pub line: Vec<String>,
+}
+
+impl Verification {
+    /// A proof in `nodes` nodes.
+    #[must_use]
+    pub fn proven(nodes: u64) -> Verification {
+        Verification {
+            nodes,
+            outcome: Ok(()),
+        }
+    }
+
+    /// Whether the cage is proven.
+    #[must_use]
+    pub fn verified(&self) -> bool {
+        self.outcome.is_ok()
+    }
+
+    /// Why it was not proven (`None` when it was).
+    #[must_use]
+    pub fn failure(&self) -> Option<&Failure> {
+        self.outcome.as_ref().err().map(|e| &e.failure)
+    }
+
+    /// The line that reached the failure (empty when proven).
+    #[must_use]
+    pub fn escape(&self) -> &[String] {
+        self.outcome.as_ref().err().map_or(&[], |e| &e.line)
+    }
 }
 
 /// Settings of [`verify_with`].
@@ -163,10 +197,11 @@ pub fn verify_cancellable(
 ) -> Verification {
     if let Err(e) = cage.validate() {
         return Verification {
-            verified: false,
-            escape: Vec::new(),
             nodes: 0,
-            failure: Some(Failure::Invalid(e.to_string())),
+            outcome: Err(Escape {
+                failure: Failure::Invalid(e.to_string()),
+                line: Vec::new(),
+            }),
         };
     }
     let key = (cage.to_string(), *options);
@@ -198,21 +233,17 @@ pub fn verify_cancellable(
                     store.learn(root);
                 }
             }
-            Verification {
-                verified: true,
-                escape: Vec::new(),
-                nodes: search.nodes,
-                failure: None,
-            }
+            Verification::proven(search.nodes)
         }
         Err(failure) => Verification {
-            verified: false,
-            escape: search.path.iter().map(ToString::to_string).collect(),
             nodes: search.nodes,
-            failure: Some(failure),
+            outcome: Err(Escape {
+                failure,
+                line: search.path.iter().map(ToString::to_string).collect(),
+            }),
         },
     };
-    if verification.failure != Some(Failure::Cancelled) {
+    if verification.failure() != Some(&Failure::Cancelled) {
         store.cache_result(key, &verification);
     }
     verification

@@ -218,26 +218,18 @@ impl CageStore {
         cage.validate()?;
         let line = cage.to_string();
         let v = if proven_before(&line) {
-            Verification {
-                verified: true,
-                escape: Vec::new(),
-                nodes: 0,
-                failure: None,
-            }
+            Verification::proven(0)
         } else {
             verify_cancellable(&cage, self, options, cancel)
         };
-        if v.verified {
-            remember_claim(line);
-        }
-        if !v.verified {
-            return Err(CageError::NotVerified {
-                failure: v
-                    .failure
-                    .clone()
-                    .unwrap_or(super::Failure::NodeLimit(v.nodes)),
-                escape: v.escape,
-            });
+        match &v.outcome {
+            Ok(()) => remember_claim(line),
+            Err(escape) => {
+                return Err(CageError::NotVerified {
+                    failure: escape.failure.clone(),
+                    escape: escape.line.clone(),
+                })
+            }
         }
         if !self.cages.contains(&cage) {
             self.cages.push(cage);
@@ -452,7 +444,7 @@ impl CageStore {
     pub(crate) fn cached_result(&self, key: &(String, VerifyOptions)) -> Option<Verification> {
         let cache = self.cache();
         let (v, cages, proven) = cache.results.get(key)?;
-        (v.verified || (*cages == self.cages.len() && *proven == cache.proven_count))
+        (v.verified() || (*cages == self.cages.len() && *proven == cache.proven_count))
             .then(|| v.clone())
     }
 
