@@ -6,6 +6,8 @@
 //! none tells how deep each last move survived. [`to_pgn`] turns a solution into a forward game that
 //! shakmaty has replayed.
 
+#![warn(missing_docs)]
+
 mod bound;
 mod budget;
 mod engine;
@@ -151,10 +153,13 @@ impl<F: Fn(&RetroPosition) -> bool> Pruner for F {
 /// What a search reports while it runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
+    /// Nodes visited so far.
     pub nodes: u64,
+    /// Solutions found so far.
     pub solutions: usize,
     /// The ply the search is at (0 = the position itself).
     pub ply: u32,
+    /// Time since the search started.
     pub elapsed: Duration,
     /// What the search is doing.
     pub phase: Phase,
@@ -169,7 +174,10 @@ pub enum Phase {
     Forward,
     /// Building the positions a proof game's first plies reach (once per process), with how many
     /// positions were expanded so far.
-    ForwardLayers { positions: u64 },
+    ForwardLayers {
+        /// Positions expanded so far.
+        positions: u64,
+    },
 }
 
 /// Takes each solution as [`solve`] finds it; false stops the search.
@@ -225,7 +233,9 @@ pub const DEFAULT_EXTRA: u32 = 3;
 /// to and including the one that reached the illegal position, and why it is illegal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refutation {
+    /// The retractions from the position, the last one reaching the illegal position.
     pub line: Vec<Retraction>,
+    /// Why that position is illegal.
     pub reason: Reason,
 }
 
@@ -242,7 +252,9 @@ pub struct Solutions {
     pub refuted: Vec<Refutation>,
     /// False when `max_solutions`, `max_nodes` or cancellation cut the search short.
     pub complete: bool,
+    /// Nodes visited.
     pub nodes: u64,
+    /// Time the search took.
     pub elapsed: Duration,
 }
 
@@ -284,6 +296,7 @@ pub enum Proof {
         /// The longest repetition-free line found, last move first (empty when every last move
         /// leads to an illegal position).
         longest: Vec<Retraction>,
+        /// False when the node budget or cancellation cut the search short.
         complete: bool,
     },
 }
@@ -291,6 +304,7 @@ pub enum Proof {
 /// A last move tried by [`prove`] that did not lead to a history of the requested length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Try {
+    /// The last move tried.
     pub retraction: Retraction,
     /// The plies of its longest repetition-free line (1 = the move itself and nothing before
     /// it; 0 = the move leads to an illegal position).

@@ -11,10 +11,18 @@ use thiserror::Error;
 pub enum PgnError {
     /// The earliest position is not one shakmaty can play from.
     #[error("the earliest position {fen} cannot be played from: {why}")]
-    Start { fen: String, why: String },
+    Start {
+        /// The earliest position.
+        fen: String,
+        /// Why shakmaty refuses it.
+        why: String,
+    },
     /// A move of the line is not legal when replayed forward (the line is not from this position).
     #[error("{notation} is not legal when the game is replayed forward")]
-    Replay { notation: String },
+    Replay {
+        /// The move, in retro notation.
+        notation: String,
+    },
     /// The replayed game does not end in the position.
     #[error("the replayed game does not end in the given position")]
     Mismatch,

@@ -38,7 +38,9 @@ pub struct ProofGames {
     pub games: Vec<Vec<Retraction>>,
     /// False when `max_solutions`, `max_nodes` or cancellation cut the search short.
     pub complete: bool,
+    /// Nodes visited.
     pub nodes: u64,
+    /// Time the search took.
     pub elapsed: Duration,
 }
 

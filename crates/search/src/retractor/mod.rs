@@ -46,18 +46,23 @@ pub const MAX_TREE_PLAYS: usize = 4000;
 /// A retractor stipulation that cannot be read or set up.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RetractorError {
+    /// The kind is not one of proca, hoeg, help (the text given).
     #[error("'{0}' is not a retractor kind: use proca, hoeg or help")]
     Kind(String),
+    /// The forward goal cannot be read (the text given).
     #[error("'{0}' is not a forward goal: use #M, =M or s#M with M from 1 to {MAX_FORWARD_MOVES}")]
     Goal(String),
+    /// The number of White retractions is out of range (the number given).
     #[error("the number of White retractions must be from 1 to {MAX_RETRACTIONS}, not {0}")]
     Retractions(u32),
+    /// The position has White to move, so Black would retract first.
     #[error("White retracts first in a retractor: give a position with Black to move")]
     BlackRetracts,
 }
 
 /// The parameters of [`solve_retractor`].
 pub struct RetractorParams<'a> {
+    /// Who chooses the uncaptures and whether Black defends (Proca, Høeg) or helps.
     pub kind: RetractorKind,
     /// White retractions (N); Black retracts N - 1 times in between.
     pub retractions: u32,
@@ -108,7 +113,9 @@ pub struct RetractorSolution {
     pub complete: bool,
     /// True when the tree was cut at [`MAX_TREE_PLAYS`] plays (the verdict is still exact).
     pub truncated: bool,
+    /// Nodes visited.
     pub nodes: u64,
+    /// Time the search took.
     pub elapsed: Duration,
 }
 

@@ -32,6 +32,7 @@ pub enum Stage {
 pub struct Play {
     /// The side that chose this move.
     pub by: Color,
+    /// Whether the move is a retraction or forward play.
     pub stage: Stage,
     /// The move in retro notation (forward moves in the same long algebraic, `#` for mate).
     pub text: String,
@@ -44,6 +45,7 @@ pub struct Play {
 /// A White retraction at the root that fails, and what defeats it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Try {
+    /// The White retraction, in retro notation.
     pub text: String,
     /// Black's refuting retraction or uncapture choice; `None` when no forward solution follows
     /// the retraction at all.
