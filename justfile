@@ -12,6 +12,7 @@ test:
 lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
+    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 
 # Benchmarks: retro perft against shakmaty's forward perft, and the criterion suite.
 bench:

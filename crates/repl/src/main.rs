@@ -1,7 +1,7 @@
 //! `retrace`: the interactive retractor and the batch subcommands scripts drive.
 //!
 //! The binary only parses arguments and dispatches; each subcommand lives in its own module and
-//! reports failures as [`CliError`] so that every error is one line with the contract's exit code.
+//! reports failures as [`CliError`](retrace_repl::output::CliError) with the contract's exit codes.
 
 use std::process::ExitCode;
 
