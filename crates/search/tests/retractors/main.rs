@@ -31,22 +31,33 @@ fn keys(s: &RetractorSolution) -> Vec<String> {
     s.keys.iter().map(|k| k.text.clone()).collect()
 }
 
-#[test]
-fn the_published_example_is_solved_with_its_key() {
+/// The published retractors of positions/corpora/published-problems.jsonl, each with its
+/// position.
+fn published_retractors() -> Vec<(serde_json::Value, RetroPosition)> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../positions/corpora/published-problems.jsonl"
     );
     let text = std::fs::read_to_string(path).expect("the corpus is in positions/corpora");
+    text.lines()
+        .filter(|l| l.contains("\"retractor\""))
+        .map(|line| {
+            let problem: serde_json::Value = serde_json::from_str(line).expect("json");
+            let fen = format!(
+                "{} {} - - 0 1",
+                problem["board"].as_str().expect("board"),
+                problem["side_to_move"].as_str().expect("side")
+            );
+            let pos = RetroPosition::from_fen(&fen).expect("fen");
+            (problem, pos)
+        })
+        .collect()
+}
+
+#[test]
+fn the_published_example_is_solved_with_its_key() {
     let mut seen = 0;
-    for line in text.lines().filter(|l| l.contains("\"retractor\"")) {
-        let problem: serde_json::Value = serde_json::from_str(line).expect("json");
-        let fen = format!(
-            "{} {} - - 0 1",
-            problem["board"].as_str().expect("board"),
-            problem["side_to_move"].as_str().expect("side")
-        );
-        let pos = RetroPosition::from_fen(&fen).expect("fen");
+    for (problem, pos) in published_retractors() {
         let answer = problem["answer"].as_str().expect("answer");
         // "Retract f7xBg8=Q, then 1.f7-f8=N#": White chooses its own uncapture (Proca).
         let s = solve(&pos, RetractorKind::Proca, 1, ForwardGoal::Mate(1));
@@ -285,22 +296,10 @@ fn the_solver_agrees_with_the_brute_force_on_stalemate_and_selfmate_in_one() {
 /// The progress of a retractor names the phase: retracting, and playing forward to the goal.
 #[test]
 fn progress_says_when_the_solver_plays_forward() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../positions/corpora/published-problems.jsonl"
-    );
-    let text = std::fs::read_to_string(path).expect("the corpus is in positions/corpora");
-    let line = text
-        .lines()
-        .find(|l| l.contains("\"retractor\""))
+    let (_, pos) = published_retractors()
+        .into_iter()
+        .next()
         .expect("the published retractor");
-    let problem: serde_json::Value = serde_json::from_str(line).expect("json");
-    let fen = format!(
-        "{} {} - - 0 1",
-        problem["board"].as_str().expect("board"),
-        problem["side_to_move"].as_str().expect("side")
-    );
-    let pos = RetroPosition::from_fen(&fen).expect("fen");
     let mut phases = Vec::new();
     let mut progress = |p: retrace_search::Progress| phases.push(p.phase);
     let params = RetractorParams {
