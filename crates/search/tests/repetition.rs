@@ -46,6 +46,7 @@ fn a_sealed_shuffle_has_no_history_and_says_it_repeats() {
             tries,
             longest,
             complete,
+            closure: None,
         } => {
             assert!(complete);
             assert!(!tries.is_empty());

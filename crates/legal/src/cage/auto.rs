@@ -207,7 +207,7 @@ fn retreat(board: &Board, from: Square) -> Bitboard {
 }
 
 /// What peeling a cluster leaves (see [`peel`]).
-enum Peeled {
+pub(super) enum Peeled {
     /// No unit could walk away: the cluster is its own core.
     Whole,
     /// Some units walked away; the rest, split into clusters again.
@@ -221,7 +221,7 @@ enum Peeled {
 /// into clusters again. A cage hidden in a crowd is usually such a core: units that can walk away
 /// are not what holds it, and the verification of the smaller claim is far cheaper (a smaller set
 /// caged proves every larger one caged). A heuristic choice of claims, never a proof.
-fn peel(board: &Board, cluster: Bitboard) -> Peeled {
+pub(super) fn peel(board: &Board, cluster: Bitboard) -> Peeled {
     let mut units = cluster;
     loop {
         let mut claim = Board::empty();
@@ -257,7 +257,7 @@ fn peel(board: &Board, cluster: Bitboard) -> Peeled {
 
 /// The claim for `cluster` of `pos`: its units, their frozen marks, and capture bounds from the
 /// units each side is missing. `None` if the claim is malformed (a verifier would refuse it).
-fn claim(pos: &RetroPosition, cluster: Bitboard) -> Option<Cage> {
+pub(super) fn claim(pos: &RetroPosition, cluster: Bitboard) -> Option<Cage> {
     let whole = pos.board();
     let mut board = Board::empty();
     for sq in cluster {
