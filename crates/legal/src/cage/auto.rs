@@ -28,6 +28,7 @@
 use retrace_unmove::RetroPosition;
 use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Rank, Role, Square};
 
+use super::closure::{closure, CHECK_CLOSURE_NODES};
 use super::format::{default_zone, Cage, DEFAULT_DEPTH, INITIAL};
 use super::search::{verify_with, VerifyOptions};
 use super::store::CageStore;
@@ -366,9 +367,10 @@ fn debug_assert_no_escape(cage: &Cage) {
 }
 
 /// The analysis for checking one position: [`crate::analyze_with_cages`] and, when that finds no
-/// contradiction, [`find_cage`] with the default [`AutoLimits`].
+/// contradiction, [`find_cage`] with the default [`AutoLimits`], then the position's
+/// [`closure`] within [`CHECK_CLOSURE_NODES`].
 ///
-/// Slower than [`crate::analyze`] by up to the cage budget, so meant for a position a user asks
+/// Slower than [`crate::analyze`] by up to the cage budgets, so meant for a position a user asks
 /// about, not for every node of a search.
 #[must_use]
 pub fn analyze_thoroughly(pos: &RetroPosition, store: &CageStore) -> Analysis {
@@ -376,6 +378,8 @@ pub fn analyze_thoroughly(pos: &RetroPosition, store: &CageStore) -> Analysis {
     if analysis.reasons.is_empty() {
         if let Some(found) = find_cage(pos, &AutoLimits::default(), store).found {
             analysis.reasons.push(found.reason());
+        } else if let Some(closed) = closure(pos, store, CHECK_CLOSURE_NODES, None).closed {
+            analysis.reasons.push(closed.reason());
         }
     }
     analysis

@@ -46,7 +46,8 @@
 //! A closure is as large as the freedom of the units, so a position whose units can all walk away
 //! is never tried (the same peeling as [`super::find_cage`]'s: a heuristic that only saves time;
 //! not trying proves nothing and is always sound), and the node cap bounds the rest. Meant for
-//! `prove` and for `check` once the cheaper rules are silent, never for every node of a search.
+//! `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]), never for
+//! every node of a search.
 
 use std::sync::atomic::AtomicBool;
 
@@ -61,6 +62,11 @@ use crate::{
     text::plural,
     types::{Reason, ReasonCode},
 };
+
+/// Nodes the closure may expand in [`super::analyze_thoroughly`] (`check`), after the cheaper
+/// rules and the cage attempt found nothing: a small budget, a few tens of milliseconds at worst
+/// (`prove` gives it more).
+pub const CHECK_CLOSURE_NODES: u64 = 5_000;
 
 /// A closure [`closure`] proved: every line of retractions from the position dies or repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,8 +91,7 @@ impl Closed {
             .unwrap_or_default();
         let message = format!(
             "no history: every line of retractions repeats a position or dies{within} ({} \
-             position{} of the units examined, with every uncapture the missing units allow), so \
-             no game reaches this one",
+             position{}, uncaptures included), so no game reaches this one",
             self.nodes,
             plural(self.nodes)
         );
