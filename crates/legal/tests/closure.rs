@@ -9,7 +9,7 @@ use retrace_legal::cage::{closure, CageStore, CHECK_CLOSURE_NODES};
 use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
 use retrace_testkit::{random_game, retro_position};
 use retrace_unmove::RetroPosition;
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color, Square};
 
 /// Random-game positions the soundness test asks the closure of.
 const POSITIONS: usize = if cfg!(debug_assertions) {
@@ -18,9 +18,9 @@ const POSITIONS: usize = if cfg!(debug_assertions) {
     100_000
 };
 
-/// The closure's budget in the soundness test: twenty times what the sealed shuffle needs, small
+/// The closure's budget in the soundness test: a hundred times what the sealed shuffle needs, small
 /// enough for 100,000 positions in about ten seconds (the corpus test gives `prove`'s budget).
-const SOUNDNESS_NODES: u64 = 100;
+const SOUNDNESS_NODES: u64 = 500;
 
 fn pos(fen: &str) -> RetroPosition {
     RetroPosition::parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -51,6 +51,7 @@ fn a_sealed_shuffle_is_closed_with_its_own_reason() {
         let found = closure(&p, &CageStore::new(), 1_000, None);
         let closed = found.closed.expect("every line of the shuffle repeats");
         assert_eq!(closed.units, p.board().occupied());
+        assert!(closed.whole);
         assert!(
             closed.nodes <= 100 && closed.nodes == found.nodes,
             "{closed:?}"
@@ -84,13 +85,26 @@ fn the_near_miss_with_exits_is_not_closed() {
 }
 
 #[test]
-fn the_whole_board_holds_a_cage_the_analysis_misses() {
+fn a_closure_the_analysis_misses_leaves_the_free_king_out() {
     let p = pos(HWA_ROOK);
     assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
     let closed = closure(&p, &CageStore::new(), CHECK_CLOSURE_NODES, None)
         .closed
-        .expect("the rook's corner closes once the king on e8 walks away");
-    assert_eq!(closed.reason().code, ReasonCode::Closure);
+        .expect("the rook's corner closes; the king on e8 walks away");
+    assert!(!closed.whole);
+    assert_eq!(
+        closed.units,
+        p.board().occupied() & !Bitboard::from_square(Square::E8)
+    );
+    let reason = closed.reason();
+    assert_eq!(reason.code, ReasonCode::Closure);
+    assert!(
+        reason
+            .message
+            .starts_with("no history: every line of retractions of the units on h1, e2"),
+        "{reason}"
+    );
+    assert_eq!(reason.squares.len(), 6);
 }
 
 #[test]

@@ -61,10 +61,16 @@ pub trait Pruner {
     }
 
     /// The costliest proof that `pos` is illegal: its closure, every line of retractions from it
-    /// repeating or dying in a finite set ([`retrace_legal::cage::closure`]). [`prove`] asks it of
-    /// the position and of the last moves it would otherwise report; just as sound as
-    /// [`Pruner::is_illegal`]; by default it proves nothing.
-    fn closure_reason(&self, _pos: &RetroPosition) -> Option<Reason> {
+    /// repeating or dying in a finite set ([`retrace_legal::cage::closure`]), within at most
+    /// `max_nodes` nodes (the asking search's budget left, if it has one) and stopping soon after
+    /// `cancel` is set. [`prove`] asks it of the position and of the last move it would report;
+    /// just as sound as [`Pruner::is_illegal`]; by default it proves nothing.
+    fn closure_reason(
+        &self,
+        _pos: &RetroPosition,
+        _max_nodes: Option<u64>,
+        _cancel: Option<&AtomicBool>,
+    ) -> Option<Reason> {
         None
     }
 }
@@ -170,9 +176,15 @@ impl Pruner for LegalPruner<'_> {
         find_cage(pos, limits, self.cages).found.map(|f| f.reason())
     }
 
-    fn closure_reason(&self, pos: &RetroPosition) -> Option<Reason> {
-        let max_nodes = self.closure?;
-        closure(pos, self.cages, max_nodes, None)
+    fn closure_reason(
+        &self,
+        pos: &RetroPosition,
+        max_nodes: Option<u64>,
+        cancel: Option<&AtomicBool>,
+    ) -> Option<Reason> {
+        let own = self.closure?;
+        let max_nodes = max_nodes.map_or(own, |m| m.min(own));
+        closure(pos, self.cages, max_nodes, cancel)
             .closed
             .map(|c| c.reason())
     }
@@ -456,7 +468,9 @@ fn prove_in<P: Pruner>(
     }
     // A closed position has long lines that only go round: no search can tell them from a
     // history, the closure can.
-    if let Some(reason) = pruner.closure_reason(pos) {
+    if let Some(reason) =
+        pruner.closure_reason(pos, search.budget.left(), search.budget.cancel_flag())
+    {
         let tries = pos
             .retractions()
             .into_iter()
@@ -512,7 +526,8 @@ fn prove_in<P: Pruner>(
             // The line is repetition-free, but a closed position's lines go round without
             // repeating for as long as the closure is large: only a move out of every closure
             // is evidence.
-            if pruner.closure_reason(&child).is_some() {
+            let (left, cancel) = (search.budget.left(), search.budget.cancel_flag());
+            if pruner.closure_reason(&child, left, cancel).is_some() {
                 tries.push(Try {
                     retraction: r,
                     survived: 0,

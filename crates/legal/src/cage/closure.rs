@@ -3,19 +3,26 @@
 //! A position whose every line of retractions only goes round in a finite set, never reaching the
 //! initial array nor freeing a unit, has no history: every game would have to cycle forever.
 //! [`closure`] asks exactly that of the cage verifier ([`super::search`]), with the claim made of
-//! every unit of the position: its search *is* the closure (the set of nodes reachable by
-//! retraction, each expanded once, a node met again closing its branch), its escapes are the
-//! exits (a unit retracted out of the zone is dropped, and a node with every unit home or none
-//! left fails), its budget is the node cap, and what it proves is learnt by the store like any
-//! cage. Nothing here searches: this file only makes the claim and words the verdict.
+//! the units of the position that cannot simply walk away (every unit, less those that the
+//! peeling of [`super::find_cage`] takes away; all of them when nothing peels): its search *is*
+//! the closure (the set of nodes reachable by retraction, each expanded once, a node met again
+//! closing its branch), its escapes are the exits (a unit retracted out of the zone is dropped,
+//! and a node with every unit home or none left fails), its budget is the node cap, and what it
+//! proves is learnt by the store like any cage. Nothing here searches: this file only makes the
+//! claim and words the verdict.
+//!
+//! Unlike [`super::find_cage`], the claim is not cut into clusters nor capped in units: it is the
+//! whole position less its free units, so units far apart that hold each other (a check along a
+//! line, a pending unit) are seen together, and a crowd of any size is tried.
 //!
 //! # Why a verified closure proves the position illegal (hand proof)
 //! Let `P` be the position and `G` a legal game ending in `P`; we show that `G` *realizes* the
 //! root of the verification (in the sense of `search.rs`), which the verification proves
 //! impossible.
-//! - The claim holds every unit of `P` on its square, so the position after `G` (which is `P`)
-//!   contains the tracked units. Nothing else is asked of the squares: an untracked unit may stand
-//!   anywhere, so every real predecessor of `P` is covered whatever units its uncaptures restored.
+//! - The claim holds units of `P` on their squares (all of them, or those peeling left), so the
+//!   position after `G` (which is `P`) contains the tracked units. Nothing else is asked of the
+//!   squares: an untracked unit may stand anywhere, so every real predecessor of `P` is covered
+//!   whatever units its uncaptures restored, and whatever the units left out of the claim did.
 //! - Frozen units are those `P` itself marks as never moved (castling rights, the user's marks),
 //!   kept only where they stand on their home square, as a cage claim must: in `G` they never
 //!   moved, by the meaning of those marks.
@@ -43,9 +50,11 @@
 //! illegal.
 //!
 //! # Cost
-//! A closure is as large as the freedom of the units, so a position whose units can all walk away
-//! is never tried (the same peeling as [`super::find_cage`]'s: a heuristic that only saves time;
-//! not trying proves nothing and is always sound), and the node cap bounds the rest. Meant for
+//! A closure is as large as the freedom of its units, so the units that can walk away are left
+//! out of the claim and a position whose units all walk away is not tried at all (peeling is a
+//! heuristic: it only chooses the claim, and a smaller claim proven proves the position just as
+//! well; not trying proves nothing and is always sound). The node cap bounds the rest. On
+//! positions of random games a third are tried, at a few hundred nodes on average. Meant for
 //! `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]), never for
 //! every node of a search.
 
@@ -59,7 +68,7 @@ use super::format::MAX_DEPTH;
 use super::search::{verify_deepest, VerifyOptions};
 use super::store::CageStore;
 use crate::{
-    text::plural,
+    text::{plural, squares_text},
     types::{Reason, ReasonCode},
 };
 
@@ -71,8 +80,10 @@ pub const CHECK_CLOSURE_NODES: u64 = 5_000;
 /// A closure [`closure`] proved: every line of retractions from the position dies or repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Closed {
-    /// The units of the claim (every unit of the position).
+    /// The units of the claim: those of the position that peeling left.
     pub units: Bitboard,
+    /// Whether the claim holds every unit of the position (nothing peeled away).
+    pub whole: bool,
     /// Nodes (positions of the tracked units) the verification expanded.
     pub nodes: u64,
     /// The longest line of retractions before every line had died or repeated (`None` when the
@@ -81,21 +92,29 @@ pub struct Closed {
 }
 
 impl Closed {
-    /// The [`ReasonCode::Closure`] reason: "no history: every line of retractions repeats within
-    /// K plies (N positions)".
+    /// The [`ReasonCode::Closure`] reason: "no history: every line of retractions repeats a
+    /// position or dies within K plies (N positions)", naming the units when some were left out.
     #[must_use]
     pub fn reason(&self) -> Reason {
         let within = self
             .plies
             .map(|k| format!(" within {k} {}", if k == 1 { "ply" } else { "plies" }))
             .unwrap_or_default();
+        let (of, squares) = if self.whole {
+            (String::new(), Bitboard::EMPTY)
+        } else {
+            (
+                format!(" of the units on {}", squares_text(self.units)),
+                self.units,
+            )
+        };
         let message = format!(
-            "no history: every line of retractions repeats a position or dies{within} ({} \
+            "no history: every line of retractions{of} repeats a position or dies{within} ({} \
              position{}, uncaptures included), so no game reaches this one",
             self.nodes,
             plural(self.nodes)
         );
-        Reason::new(ReasonCode::Closure, message, Bitboard::EMPTY)
+        Reason::new(ReasonCode::Closure, message, squares)
     }
 }
 
@@ -122,10 +141,15 @@ pub fn closure(
         closed: None,
         nodes: 0,
     };
-    let units = pos.board().occupied();
-    if max_nodes == 0 || matches!(peel(pos.board(), units), Peeled::Dissolved) {
+    if max_nodes == 0 {
         return none;
     }
+    let all = pos.board().occupied();
+    let units = match peel(pos.board(), all) {
+        Peeled::Dissolved => return none,
+        Peeled::Whole => all,
+        Peeled::Cores(cores) => cores.into_iter().fold(Bitboard::EMPTY, |all, c| all | c),
+    };
     let Some(mut cage) = claim(pos, units) else {
         return none;
     };
@@ -143,6 +167,7 @@ pub fn closure(
     ClosureSearch {
         closed: verification.verified().then_some(Closed {
             units,
+            whole: units == all,
             nodes: verification.nodes,
             plies,
         }),
