@@ -19,7 +19,7 @@ const POSITIONS: usize = if cfg!(debug_assertions) {
 };
 
 /// The closure's budget in the soundness test: a hundred times what the sealed shuffle needs, small
-/// enough for 100,000 positions in about ten seconds (the corpus test gives `prove`'s budget).
+/// enough for 100,000 positions in about ten seconds (the corpus test gives four times `check`'s).
 const SOUNDNESS_NODES: u64 = 500;
 
 fn pos(fen: &str) -> RetroPosition {
