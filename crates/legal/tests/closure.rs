@@ -69,6 +69,22 @@ fn a_sealed_shuffle_is_closed_with_its_own_reason() {
         );
         // Too small a budget proves nothing.
         assert_eq!(closure(&p, &CageStore::new(), 1, None).closed, None);
+        // Asked again through one store, the closure is known: the same verdict, worded alike.
+        let store = CageStore::new();
+        let first = closure(&p, &store, 1_000, None).closed.expect("closed");
+        let again = closure(&p, &store, 1_000, None)
+            .closed
+            .expect("still closed");
+        for closed in [first, again] {
+            assert!(
+                closed
+                    .reason()
+                    .message
+                    .starts_with("no history: every line of retractions repeats a position"),
+                "{}",
+                closed.reason()
+            );
+        }
     }
 }
 

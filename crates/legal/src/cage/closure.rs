@@ -98,6 +98,7 @@ impl Closed {
     pub fn reason(&self) -> Reason {
         let within = self
             .plies
+            .filter(|&k| k > 0)
             .map(|k| format!(" within {k} {}", if k == 1 { "ply" } else { "plies" }))
             .unwrap_or_default();
         let (of, squares) = if self.whole {
@@ -108,12 +109,20 @@ impl Closed {
                 self.units,
             )
         };
-        let message = format!(
-            "no history: every line of retractions{of} repeats a position or dies{within} ({} \
-             position{}, uncaptures included), so no game reaches this one",
-            self.nodes,
-            plural(self.nodes)
-        );
+        let message = if self.nodes == 0 {
+            // The store closed the root at once: a cage proven earlier in the process.
+            format!(
+                "no history: every line of retractions{of} repeats a position or dies, as an \
+                 earlier proof showed (uncaptures included), so no game reaches this one"
+            )
+        } else {
+            format!(
+                "no history: every line of retractions{of} repeats a position or dies{within} ({} \
+                 position{}, uncaptures included), so no game reaches this one",
+                self.nodes,
+                plural(self.nodes)
+            )
+        };
         Reason::new(ReasonCode::Closure, message, squares)
     }
 }
