@@ -44,7 +44,7 @@ mod material;
 mod pawns;
 mod promotion;
 mod statics;
-mod text;
+pub mod text;
 mod types;
 
 use std::cell::RefCell;
