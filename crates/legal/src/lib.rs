@@ -26,6 +26,9 @@
 //!   ([`ReasonCode::CrowdedHomePen`]), promotions forced after every capture of the other
 //!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), and promotions past a king or
 //!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
+//! - failing those, the pawns of both sides accounted for together, promoted units as pawns on
+//!   their promotion squares, with the captures that pawns of both colours that passed each
+//!   other on a file need ([`ReasonCode::CapturesUnaccounted`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -36,6 +39,7 @@
 
 #![warn(missing_docs)]
 
+mod accounting;
 pub mod cage;
 mod checks;
 mod history;
@@ -121,6 +125,9 @@ impl Analyzer {
             captures: &captures,
         };
         history::reasons(&known, &mut reasons);
+        if reasons.is_empty() {
+            accounting::global_accounting(&known, &mut reasons);
+        }
         Analysis {
             reasons,
             captures,
