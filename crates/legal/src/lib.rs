@@ -72,6 +72,8 @@ pub const CAGE_LIMIT: u32 = 8;
 /// than the rest of a position in a search; keeping one `Analyzer` per thread reuses that work.
 pub struct Analyzer {
     pawns: pawns::PawnCache,
+    /// Whether the global accounting ([`ReasonCode::CapturesUnaccounted`]) runs (on by default).
+    accounting: bool,
 }
 
 impl Default for Analyzer {
@@ -86,7 +88,15 @@ impl Analyzer {
     pub fn new() -> Analyzer {
         Analyzer {
             pawns: pawns::PawnCache::new(),
+            accounting: true,
         }
+    }
+
+    /// Turns the global accounting of both sides' pawns ([`ReasonCode::CapturesUnaccounted`]) on
+    /// or off; it is on by default. Off, the analysis is weaker, never wrong: for benchmarks that
+    /// measure what the accounting costs.
+    pub fn set_accounting(&mut self, on: bool) {
+        self.accounting = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -125,7 +135,7 @@ impl Analyzer {
             captures: &captures,
         };
         history::reasons(&known, &mut reasons);
-        if reasons.is_empty() {
+        if reasons.is_empty() && self.accounting {
             accounting::global_accounting(&known, &mut reasons);
         }
         Analysis {

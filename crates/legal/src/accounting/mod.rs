@@ -223,10 +223,10 @@ fn reason(known: &Known<'_>, white: &[Item], black: &[Item], worst: Option<&Shor
     }
     let need = match worst {
         Some(s) if !pairs.is_empty() => format!(
-            "but pawns of both colours that stay on their file never pass each other, so of {} \
-             one left its file by capturing, and with that the cheapest account needs {} capture{} \
-             by white pawns and {} by black pawns",
-            pairs.join(", of "),
+            "but pawns of both colours that stay on their file never pass each other, so in each \
+             of these pairs one left its file by capturing: {}; with that the cheapest account \
+             needs {} capture{} by white pawns and {} by black pawns",
+            pairs.join("; "),
             s.need.white,
             plural(s.need.white),
             s.need.black
