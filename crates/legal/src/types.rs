@@ -134,6 +134,10 @@ reason_codes! {
     /// repeats a position or dies within a finite set: no history leads back to the initial array
     /// (the whole board verified as a cage, see `cage::closure`).
     Closure = "closure",
+    /// No account of both sides' pawns (on the board and those that promoted) to start files fits
+    /// the units each side is missing, once the pawns of both colours that passed each other on a
+    /// file are charged the captures that let one of them by.
+    CapturesUnaccounted = "captures_unaccounted",
 }
 
 impl ReasonCode {
@@ -267,6 +271,7 @@ mod tests {
             "pawn_walks_need_captures",
             "crowded_home_pen",
             "closure",
+            "captures_unaccounted",
         ];
         assert_eq!(codes, contract);
     }
