@@ -18,9 +18,10 @@ const POSITIONS: usize = if cfg!(debug_assertions) {
     100_000
 };
 
-/// The closure's budget in the soundness test: a hundred times what the sealed shuffle needs, small
-/// enough for 100,000 positions in about ten seconds (the corpus test gives four times `check`'s).
-const SOUNDNESS_NODES: u64 = 500;
+/// The closure's budget in the soundness test: a quarter of `check`'s and `prove`'s, ten times
+/// what the sealed shuffle needs, so that 100,000 positions take seconds (the corpus test gives
+/// 25 times `check`'s).
+const SOUNDNESS_NODES: u64 = CHECK_CLOSURE_NODES / 4;
 
 fn pos(fen: &str) -> RetroPosition {
     RetroPosition::parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"))
