@@ -43,8 +43,8 @@
 //! illegal.
 //!
 //! # Cost
-//! A closure is as large as the freedom of the units, so a position whose units can all walk away
-//! is never tried (the same peeling as [`super::find_cage`]'s: a heuristic that only saves time;
+//! A closure is as large as the freedom of the units, so a position from which any unit can walk
+//! out of the zone is never tried (the same peeling as [`super::find_cage`]'s: a heuristic that only saves time;
 //! not trying proves nothing and is always sound), and the node cap bounds the rest. Meant for
 //! `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]), never for
 //! every node of a search.
@@ -54,7 +54,7 @@ use std::sync::atomic::AtomicBool;
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color};
 
-use super::auto::{claim, peel, Peeled};
+use super::auto::{claim, retreat};
 use super::format::MAX_DEPTH;
 use super::search::{verify_deepest, VerifyOptions};
 use super::store::CageStore;
@@ -108,6 +108,25 @@ pub struct ClosureSearch {
     pub nodes: u64,
 }
 
+/// Whether the closure of `board` is sure to be larger than `max_nodes`: the product over its
+/// units of the squares each could retract to if the others stood still ([`retreat`]) counts
+/// the positions of the units alone, each reachable as far as that estimate goes, before any
+/// uncapture adds more. A closure cannot be proven without expanding every one of its nodes, so
+/// such a position is not tried: on an ordinary legal position the verification would only spend
+/// its whole budget on the way back to the initial array (a unit that walks out of the zone is
+/// dropped and proves at most a cage of the rest, the cage attempt's business). A heuristic that
+/// only saves time; not trying proves nothing and is always sound.
+fn too_large(board: &shakmaty::Board, max_nodes: u64) -> bool {
+    let mut product: u64 = 1;
+    for sq in board.occupied() {
+        product = product.saturating_mul(u64::from(retreat(board, sq).count().max(1) as u32));
+        if product > max_nodes {
+            return true;
+        }
+    }
+    false
+}
+
 /// Tries to prove `pos` illegal by closure (see the module documentation), expanding at most
 /// `max_nodes` nodes, closing branches on the cages of `store` and leaving what it proves there;
 /// stops soon after `cancel` is set.
@@ -123,7 +142,7 @@ pub fn closure(
         nodes: 0,
     };
     let units = pos.board().occupied();
-    if max_nodes == 0 || matches!(peel(pos.board(), units), Peeled::Dissolved) {
+    if max_nodes == 0 || too_large(pos.board(), max_nodes) {
         return none;
     }
     let Some(mut cage) = claim(pos, units) else {
