@@ -55,7 +55,7 @@ use shakmaty::{ByColor, Color};
 pub use cage::{
     analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
 };
-pub use pawns::pawn_moves_needed;
+pub use pawns::{min_pawn_assignment, pawn_moves_needed};
 pub use statics::permanent_squares;
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 

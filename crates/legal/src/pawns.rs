@@ -194,7 +194,19 @@ pub fn pawn_moves_needed(color: Color, pawns: Bitboard) -> Option<u32> {
                 .sum(),
         );
     }
-    let dp = assignment_table_by(pawns, moves)?;
+    min_pawn_assignment(pawns, moves)
+}
+
+/// The least total `cost` over the assignments of the pawns on `pawns` to distinct start files,
+/// where `cost(sq, start)` is what the pawn on `sq` costs if it started on file `start` (0 to 7),
+/// `None` if it cannot have. `None` if no assignment exists. A total of `u8::MAX` or more counts as
+/// impossible, so each cost must stay below 31 (eight pawns).
+#[must_use]
+pub fn min_pawn_assignment(
+    pawns: Bitboard,
+    cost: impl Fn(Square, i32) -> Option<u8>,
+) -> Option<u32> {
+    let dp = assignment_table_by(pawns, cost)?;
     let n = pawns.count() as u32;
     dp.iter()
         .enumerate()

@@ -27,6 +27,8 @@ use retrace_legal::{cage::AutoLimits, find_cage, CageStore, Reason};
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::ByColor;
 
+#[doc(hidden)]
+pub use bound::set_capture_squares;
 use engine::{with_policy, Search};
 pub use facts::GameFacts;
 use facts::LostRights;
