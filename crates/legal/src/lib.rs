@@ -26,6 +26,9 @@
 //!   ([`ReasonCode::CrowdedHomePen`]), promotions forced after every capture of the other
 //!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), and promotions past a king or
 //!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
+//! - failing those, the pawns of both sides accounted for together, promoted units as pawns on
+//!   their promotion squares, with the captures that pawns of both colours that passed each
+//!   other on a file need ([`ReasonCode::CapturesUnaccounted`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -36,6 +39,7 @@
 
 #![warn(missing_docs)]
 
+mod accounting;
 pub mod cage;
 mod checks;
 mod history;
@@ -44,7 +48,7 @@ mod material;
 mod pawns;
 mod promotion;
 mod statics;
-mod text;
+pub mod text;
 mod types;
 
 use std::cell::RefCell;
@@ -68,6 +72,8 @@ pub const CAGE_LIMIT: u32 = 8;
 /// than the rest of a position in a search; keeping one `Analyzer` per thread reuses that work.
 pub struct Analyzer {
     pawns: pawns::PawnCache,
+    /// Whether the global accounting ([`ReasonCode::CapturesUnaccounted`]) runs (on by default).
+    accounting: bool,
 }
 
 impl Default for Analyzer {
@@ -82,7 +88,15 @@ impl Analyzer {
     pub fn new() -> Analyzer {
         Analyzer {
             pawns: pawns::PawnCache::new(),
+            accounting: true,
         }
+    }
+
+    /// Turns the global accounting of both sides' pawns ([`ReasonCode::CapturesUnaccounted`]) on
+    /// or off; it is on by default. Off, the analysis is weaker, never wrong: for benchmarks that
+    /// measure what the accounting costs.
+    pub fn set_accounting(&mut self, on: bool) {
+        self.accounting = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -121,6 +135,9 @@ impl Analyzer {
             captures: &captures,
         };
         history::reasons(&known, &mut reasons);
+        if reasons.is_empty() && self.accounting {
+            accounting::global_accounting(&known, &mut reasons);
+        }
         Analysis {
             reasons,
             captures,

@@ -404,3 +404,21 @@ fn a_cluster_from_which_nothing_peels_gets_the_cap_of_cores() {
         .found
         .is_none());
 }
+
+/// The position before Kf1xNe1 in a published last-move problem's structure: a white rook, a
+/// bishop and a knight crowd the pen of the black king on f1, and nothing peels from the
+/// thirteen units. The verification closes through the pen core (the king and the pawns) once
+/// d3-d2 is retracted; the near miss without the pawn on c2 has a way out and no cage.
+#[test]
+fn a_crowded_king_pen_is_found_through_its_pen_core() {
+    let p = pos("8/8/8/8/8/3P1P2/1PPRPrPP/2B1Nk1K b - -");
+    assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
+    let found = find_cage(&p, &AutoLimits::default(), &CageStore::new())
+        .found
+        .expect("the crowded pen is a cage");
+    assert!(found.cage.board.occupied().contains(Square::F1));
+    let near = pos("8/8/8/8/8/3P1P2/1P1RPrPP/2B1Nk1K b - -");
+    assert!(find_cage(&near, &AutoLimits::default(), &CageStore::new())
+        .found
+        .is_none());
+}

@@ -775,3 +775,21 @@ fn cage_work_has_an_overall_budget_and_stops_on_cancel() {
     assert_eq!(v.failure(), Some(&Failure::Cancelled));
     assert!(v.nodes <= retrace_legal::cage::CANCEL_POLL);
 }
+
+/// A black king shut in on the first rank by White's pawns, with a white knight and a rook that
+/// wander in the pen: the whole search runs to its depth limit (the wanderers' squares multiply
+/// its nodes), while the pen core (the king and the pawns alone) closes in a few dozen nodes and
+/// closes every node where the pen is shut. Hwa's search, which has no cores, does not prove it.
+#[test]
+fn a_king_shut_in_by_pawns_is_proven_by_its_pen_core() {
+    let cage = Cage::parse_line("8/8/8/8/8/3P1P2/1PP1PrPP/4Nk1K").expect("parses");
+    let v = verify(&cage, &CageStore::new());
+    assert!(v.verified(), "{v:?}");
+    assert!(v.nodes < 1_000, "{v:?}");
+    assert!(!verify_with(&cage, &CageStore::new(), &hwa()).verified());
+    // The near miss: without the pawn on c2 the king walks out by c2 and b3.
+    let open = Cage::parse_line("8/8/8/8/8/3P1P2/1P2PrPP/4Nk1K").expect("parses");
+    let v = verify(&open, &CageStore::new());
+    assert!(!v.verified());
+    assert!(!v.escape().is_empty(), "{v:?}");
+}

@@ -195,18 +195,31 @@ pub fn verify_cancellable(
     options: &VerifyOptions,
     cancel: Option<&AtomicBool>,
 ) -> Verification {
+    verify_deepest(cage, store, options, cancel).0
+}
+
+/// [`verify_cancellable`], with the most retractions on a line the search expanded (`None` when
+/// the result came from the store's cache): a proof shows that every line of retractions from
+/// the claim dies, repeats a node or meets a known cage within that many.
+pub(crate) fn verify_deepest(
+    cage: &Cage,
+    store: &CageStore,
+    options: &VerifyOptions,
+    cancel: Option<&AtomicBool>,
+) -> (Verification, Option<u32>) {
     if let Err(e) = cage.validate() {
-        return Verification {
+        let invalid = Verification {
             nodes: 0,
             outcome: Err(Escape {
                 failure: Failure::Invalid(e.to_string()),
                 line: Vec::new(),
             }),
         };
+        return (invalid, Some(0));
     }
     let key = (cage.to_string(), *options);
     if let Some(v) = store.cached_result(&key) {
-        return v;
+        return (v, None);
     }
     let mut search = Search::new(cage, store, options);
     search.cancel = cancel;
@@ -246,7 +259,7 @@ pub fn verify_cancellable(
     if verification.failure() != Some(&Failure::Cancelled) {
         store.cache_result(key, &verification);
     }
-    verification
+    (verification, Some(search.deepest))
 }
 
 /// The tracked part of a search node (see the module documentation).
@@ -902,6 +915,11 @@ fn line(info: &[(usize, Option<Step>, u32)], mut i: usize) -> Vec<Step> {
 /// once more.
 const MAX_NESTING: u8 = 2;
 
+/// The most nodes the search of one pen core may take (see [`Search::pen_core`]): a king
+/// shut in by pawns closes in a few dozen nodes, and a core is tried at every node whose king or
+/// pawns moved, so a failing one must stay cheap.
+const PEN_CORE_BUDGET: u64 = 256;
+
 /// The least budget worth giving the search of a reduced node.
 const MIN_REDUCED_BUDGET: u64 = 32;
 
@@ -925,6 +943,8 @@ pub(crate) struct Search<'s> {
     nesting: u8,
     /// Reduced nodes whose own search failed: not tried again.
     unproven: HashSet<Node>,
+    /// The most retractions on a line to a node this search queued (see [`verify_deepest`]).
+    pub(crate) deepest: u32,
 }
 
 impl<'s> Search<'s> {
@@ -940,6 +960,7 @@ impl<'s> Search<'s> {
             path: Vec::new(),
             nesting: 0,
             unproven: HashSet::default(),
+            deepest: 0,
         }
     }
 
@@ -960,6 +981,7 @@ impl<'s> Search<'s> {
                 path: Vec::new(),
                 nesting: MAX_NESTING,
                 unproven: HashSet::default(),
+                deepest: 0,
             };
             let result = fresh.explore(reduced.clone(), false);
             assert!(
@@ -1007,9 +1029,48 @@ impl<'s> Search<'s> {
         })
     }
 
+    /// The pen core of `state` for its unit on `unit`: the node with only that unit, the pawns
+    /// and the frozen units, when that drops at least one unit.
+    ///
+    /// A proof for a core proves `state`, exactly as for [`Search::reduction`]: the core keeps a
+    /// subset of the units on their squares (frozen marks and the pending unit where they stay,
+    /// the same allowances), so every realization of `state` realizes it. Pawns and units that
+    /// never moved are the walls of a pen, and a king (or a rook, a bishop) shut in by them is
+    /// the commonest cage of all; the other pieces that wander inside the pen multiply the nodes
+    /// of a search without helping the prisoner out. A whole search of a crowded pen can run out
+    /// of nodes (or depth) where the core closes in a few dozen.
+    fn pen_core(&self, state: &State, unit: Square) -> Option<State> {
+        let board = &state.node.board;
+        let keep =
+            (board.pawns() | state.node.frozen | Bitboard::from_square(unit)) & board.occupied();
+        if keep == board.occupied() || keep.count() < 2 {
+            return None;
+        }
+        let mut core = Board::empty();
+        for sq in keep {
+            core.set_piece_at(sq, board.piece_at(sq)?);
+        }
+        Some(State {
+            node: Node {
+                board: core,
+                frozen: state.node.frozen & keep,
+                pending: state.node.pending.filter(|p| keep.contains(*p)),
+            },
+            rem: state.rem,
+        })
+    }
+
     /// Whether the reduced node (see [`Search::reduction`]) is proven to have no realization, by
     /// what is known or by a search of its own within a quarter of the nodes left.
-    fn prove_reduced(&mut self, mut reduced: State) -> bool {
+    fn prove_reduced(&mut self, reduced: State) -> bool {
+        let budget = self.max_nodes.saturating_sub(self.nodes) / 4;
+        self.prove_core(reduced, budget)
+    }
+
+    /// Whether the reduced node `reduced` is proven to have no realization, by what is known or
+    /// by a search of its own within `budget` nodes. Failures are remembered, so a core is
+    /// searched once per verification.
+    fn prove_core(&mut self, mut reduced: State, budget: u64) -> bool {
         // A reduced node that breaks a node rule has no realization, and so neither has the node.
         if !self.gen.finish(&mut reduced)
             || self.closed(&reduced)
@@ -1020,7 +1081,6 @@ impl<'s> Search<'s> {
         if self.unproven.contains(&reduced.node) {
             return false;
         }
-        let budget = self.max_nodes.saturating_sub(self.nodes) / 4;
         if budget < MIN_REDUCED_BUDGET || Self::escaped(&reduced).is_some() {
             self.unproven.insert(reduced.node);
             return false;
@@ -1036,6 +1096,7 @@ impl<'s> Search<'s> {
             path: Vec::new(),
             nesting: self.nesting + 1,
             unproven: HashSet::default(),
+            deepest: 0,
         };
         let proven = sub.explore(reduced.clone(), false).is_ok();
         self.nodes += sub.nodes;
@@ -1053,10 +1114,48 @@ impl<'s> Search<'s> {
         proven
     }
 
+    /// Whether one of the pen cores of `state` (see [`Search::pen_core`]) is proven, kings'
+    /// first, each searched within [`PEN_CORE_BUDGET`] nodes (or what is left, if less).
+    fn prove_a_pen_core(&mut self, state: &State) -> bool {
+        if self.nesting >= MAX_NESTING || self.gen.hwa_only {
+            return false;
+        }
+        let board = &state.node.board;
+        let pieces = board.occupied() & !board.pawns() & !state.node.frozen;
+        let kings = pieces & board.kings();
+        let walls = board.pawns() | state.node.frozen;
+        let zone = self.gen.zone;
+        // Only a unit the walls shut in is worth a core: one that can walk out of the zone past
+        // them would escape the core's search too. A heuristic choice, never a proof.
+        let shut_in = |unit: Square| {
+            let Some(piece) = board.piece_at(unit) else {
+                return false;
+            };
+            let mut open = !walls;
+            if piece.role == Role::King {
+                let enemy_pawns = board.pawns() & board.by_color(piece.color.other());
+                open &= !enemy_pawns.into_iter().fold(Bitboard::EMPTY, |acc, sq| {
+                    acc | attacks::pawn_attacks(piece.color.other(), sq)
+                });
+            }
+            crate::statics::bounded_flood(piece.role, Bitboard::from_square(unit), open, 63)
+                .is_some_and(|reach| reach.is_subset(zone))
+        };
+        (kings.into_iter().chain(pieces & !kings))
+            .filter(|&unit| shut_in(unit))
+            .any(|unit| {
+                self.pen_core(state, unit).is_some_and(|core| {
+                    let budget = PEN_CORE_BUDGET.min(self.max_nodes.saturating_sub(self.nodes) / 4);
+                    self.prove_core(core, budget)
+                })
+            })
+    }
+
     fn reset(&mut self) {
         self.tt.clear();
         self.path.clear();
         self.nodes = 0;
+        self.deepest = 0;
     }
 
     /// Whether `state` is closed by an expanded node, a stored cage or an earlier proof.
@@ -1135,6 +1234,10 @@ impl<'s> Search<'s> {
                     continue;
                 }
             }
+            if self.prove_a_pen_core(&state) {
+                children.clear();
+                continue;
+            }
             for (step, child) in children.drain(..) {
                 if let Some(f) = Self::escaped(&child) {
                     self.path = line(&info, i);
@@ -1154,6 +1257,7 @@ impl<'s> Search<'s> {
                     return Err(Failure::NodeLimit(self.max_nodes));
                 }
                 self.mark(&child);
+                self.deepest = self.deepest.max(depth + 1);
                 let key = if breadth_first {
                     (depth + 1, 0)
                 } else {
