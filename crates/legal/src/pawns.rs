@@ -119,8 +119,25 @@ impl PawnCost {
 }
 
 /// How many ranks the pawn of `color` on `sq` has advanced from its second rank.
-pub(crate) fn advance(color: Color, sq: Square) -> i32 {
+#[must_use]
+pub fn advance(color: Color, sq: Square) -> i32 {
     color.relative_rank(sq.rank()) as i32 - 1
+}
+
+/// The fewest moves of a pawn that advanced `w` ranks and changed `d` files (`d <= w`): `d`
+/// captures and `w - d` pushes, one of which may be the double step.
+#[must_use]
+pub fn walk_moves(w: i32, d: i32) -> i32 {
+    w - i32::from(w - d >= 2)
+}
+
+/// Whether no two of the pawns on `pawns` share a file (then each may have come straight).
+#[must_use]
+pub fn on_distinct_files(pawns: Bitboard) -> bool {
+    let files = pawns
+        .into_iter()
+        .fold(0u8, |seen, sq| seen | 1 << sq.file() as u8);
+    files.count_ones() == pawns.count() as u32
 }
 
 /// `dp[mask]`: minimum captures assigning the first `popcount(mask)` pawns (in square order) to the
@@ -180,12 +197,9 @@ pub fn pawn_moves_needed(color: Color, pawns: Bitboard) -> Option<u32> {
     let moves = |sq: Square, start: i32| {
         let d = (sq.file() as i32 - start).abs();
         let w = advance(color, sq);
-        (d <= w).then(|| (w - i32::from(w - d >= 2)) as u8)
+        (d <= w).then(|| walk_moves(w, d) as u8)
     };
-    let files = pawns
-        .into_iter()
-        .fold(0u8, |seen, sq| seen | 1 << sq.file() as u8);
-    if files.count_ones() == pawns.count() as u32 {
+    if on_distinct_files(pawns) {
         return Some(
             pawns
                 .into_iter()

@@ -23,6 +23,7 @@ use std::{
     sync::atomic::{AtomicBool, Ordering},
 };
 
+use retrace_legal::pawn;
 use retrace_unmove::RetroPosition;
 use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Rank, Role, Square};
 
@@ -248,9 +249,9 @@ fn capture_costs(maps: &Maps, victim: Color, pawns_missing: bool) -> [u8; 64] {
     }
     if pawns_missing {
         for sq in Square::ALL {
-            let walked = victim.relative_rank(sq.rank()) as i32 - 1;
+            let walked = pawn::advance(victim, sq);
             if walked >= 0 {
-                let moves = (walked - i32::from(walked >= 2)) as u8;
+                let moves = pawn::walk_moves(walked, 0) as u8;
                 let cost = &mut costs[sq.to_usize()];
                 *cost = (*cost).min(moves);
             }
@@ -267,7 +268,7 @@ fn capture_costs(maps: &Maps, victim: Color, pawns_missing: bool) -> [u8; 64] {
 fn pawn_capture_cost(capturer: Color, sq: Square, start: i32, costs: &[u8; 64]) -> Option<u8> {
     let file = sq.file() as i32;
     let d = (file - start).abs();
-    let advance = capturer.relative_rank(sq.rank()) as i32 - 1;
+    let advance = pawn::advance(capturer, sq);
     if d > advance {
         return None;
     }
@@ -319,10 +320,7 @@ fn captured_units_moves(
     victim_maps: &Maps,
     missing: (bool, bool),
 ) -> u32 {
-    let files = pawns
-        .into_iter()
-        .fold(0u8, |seen, sq| seen | 1 << sq.file() as u8);
-    if files.count_ones() == pawns.count() as u32 {
+    if pawn::on_distinct_files(pawns) {
         return 0;
     }
     let key = (capturer, pawns, walls, missing.0, missing.1);
