@@ -30,6 +30,8 @@ use retrace_legal::{
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::ByColor;
 
+#[doc(hidden)]
+pub use bound::set_capture_squares;
 use engine::{with_policy, Search};
 pub use facts::GameFacts;
 use facts::LostRights;
