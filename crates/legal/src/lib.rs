@@ -48,7 +48,7 @@ mod material;
 mod pawns;
 mod promotion;
 mod statics;
-mod text;
+pub mod text;
 mod types;
 
 use std::cell::RefCell;

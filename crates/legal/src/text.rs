@@ -1,11 +1,11 @@
-//! The words the reasons are written with: one home for plurals, colour names and square lists, so
-//! every message of the analysis spells them alike.
+//! The words answers are written with: one home for plurals, colour names and square lists, so
+//! every message of the analysis, and every front end that shows one, spells them alike.
 
 use shakmaty::{Bitboard, Color};
 
 /// `"s"` unless `n` is one: `format!("{n} capture{}", plural(n))`.
 #[must_use]
-pub(crate) fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
+pub fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
     if n == N::from(1) {
         ""
     } else {
@@ -15,7 +15,7 @@ pub(crate) fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
 
 /// Colour name for messages (`White`, `Black`).
 #[must_use]
-pub(crate) fn color_name(color: Color) -> &'static str {
+pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
@@ -24,7 +24,7 @@ pub(crate) fn color_name(color: Color) -> &'static str {
 
 /// Lower-case colour name for messages (`white`, `black`).
 #[must_use]
-pub(crate) fn color_adj(color: Color) -> &'static str {
+pub fn color_adj(color: Color) -> &'static str {
     match color {
         Color::White => "white",
         Color::Black => "black",
@@ -33,7 +33,7 @@ pub(crate) fn color_adj(color: Color) -> &'static str {
 
 /// Squares written as `a1, b2 and c3` for messages.
 #[must_use]
-pub(crate) fn squares_text(squares: Bitboard) -> String {
+pub fn squares_text(squares: Bitboard) -> String {
     let names: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
     match names.len() {
         0 => String::new(),

@@ -1,39 +1,9 @@
 //! Command-line arguments, as `shared/design/cli-contract.md` fixes them.
 
-use clap::{value_parser, Args, Parser, Subcommand, ValueEnum};
-use shakmaty::{ByColor, Color, Square};
+use clap::{value_parser, Args, Parser, Subcommand};
+use shakmaty::{Color, Square};
 
-/// Deepest retraction search the command line accepts.
-pub const MAX_SOLVE_DEPTH: u32 = 64;
-
-/// Deepest retro perft the command line accepts: deeper never finishes on real positions.
-pub const MAX_PERFT_DEPTH: u32 = 12;
-
-/// Whose uncaptures `solve --no-uncapture` forbids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Uncapturers {
-    #[value(alias = "w")]
-    White,
-    #[value(alias = "b")]
-    Black,
-    Both,
-}
-
-impl Uncapturers {
-    /// Whether each side's uncaptures are forbidden.
-    #[must_use]
-    pub fn forbidden(self) -> ByColor<bool> {
-        ByColor {
-            white: matches!(self, Uncapturers::White | Uncapturers::Both),
-            black: matches!(self, Uncapturers::Black | Uncapturers::Both),
-        }
-    }
-}
-
-/// A side as the command line spells it: `w`, `b`, `white` or `black`.
-fn parse_side(text: &str) -> Result<Color, String> {
-    crate::commands::parse_color(text).map_err(|e| e.to_string())
-}
+use crate::args::{Uncapturers, MAX_PERFT_DEPTH, MAX_SOLVE_DEPTH};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -178,7 +148,7 @@ pub struct PositionArgs {
     #[arg(value_name = "FEN", allow_hyphen_values = true)]
     pub fen: String,
     /// The side that made the last move: w or b.
-    #[arg(long, value_name = "w|b", value_parser = parse_side)]
+    #[arg(long, value_name = "w|b", value_parser = crate::args::parse_color)]
     pub retract: Option<Color>,
     /// Squares of units that never moved, comma separated.
     #[arg(long, value_name = "SQ,SQ,...", value_delimiter = ',')]

@@ -10,18 +10,20 @@ use std::{
     time::{Duration, Instant},
 };
 
+use retrace_legal::text::plural;
 use retrace_legal::{Cage, CageStore};
 use retrace_unmove::{retro_perft_limited, PerftLimit, RetroPosition};
 use serde_json::{json, Value};
 use shakmaty::{ByColor, Color, Square};
 
 use crate::{
-    cli::{CageCommand, Cli, Command, PositionArgs, Uncapturers},
+    args::{side_letter, SolveRequest, Uncapturers, KEPT_SOLUTIONS},
+    cli::{CageCommand, Cli, Command, PositionArgs},
     interactive,
     lines::read_text_file,
     output::CliError,
     proof::ProofReport,
-    proofgame, script,
+    proofgame, render, script,
 };
 
 /// Set by Ctrl-C while a batch subcommand or a script runs: the search stops, its answer says it
@@ -131,17 +133,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             }
             let store = load_cages(cages.as_deref())?;
             let request = SolveRequest {
-                depth,
                 extra,
                 max,
                 max_nodes,
                 no_uncapture: no_uncapture.map_or_else(ByColor::default, Uncapturers::forbidden),
+                auto_cages: !no_auto_cages,
                 exact_fen,
                 game_clocks,
-                jsonl,
-                auto_cages: !no_auto_cages,
+                ..SolveRequest::new(depth)
             };
-            for_each_position_text(&position, |pos, fen| solve(pos, fen, &request, &store))
+            for_each_position_text(&position, |pos, fen| {
+                solve(pos, fen, &request, jsonl, &store)
+            })
         }
         Some(Command::Proofgame {
             position,
@@ -269,30 +272,6 @@ fn bad(err: impl std::fmt::Display) -> CliError {
     CliError::BadInput(err.to_string())
 }
 
-pub fn parse_color(text: &str) -> Result<Color, CliError> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "w" | "white" => Ok(Color::White),
-        "b" | "black" => Ok(Color::Black),
-        other => Err(CliError::BadInput(format!(
-            "'{other}' is not a side: use w or b"
-        ))),
-    }
-}
-
-pub fn side_letter(color: Color) -> &'static str {
-    match color {
-        Color::White => "w",
-        Color::Black => "b",
-    }
-}
-
-pub fn side_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
 /// `check`: the static analysis (with the user's cages and, failing a contradiction, the automatic
 /// cage attempt), its reasons and its deductions.
 fn check(
@@ -302,14 +281,7 @@ fn check(
     max_nodes: Option<u64>,
 ) -> Result<Answer, CliError> {
     let analysis = retrace_legal::analyze_thoroughly(pos, cages);
-    let mut reasons: Vec<Value> = analysis
-        .reasons
-        .iter()
-        .map(|r| {
-            let squares: Vec<String> = r.squares.iter().map(ToString::to_string).collect();
-            json!({ "code": r.code.as_str(), "message": r.message, "squares": squares })
-        })
-        .collect();
+    let mut reasons: Vec<Value> = analysis.reasons.iter().map(render::reason_json).collect();
     // Legality by retraction, only where the analysis alone found nothing.
     let report = prove.filter(|_| reasons.is_empty()).map(|depth| {
         let pruner = retrace_search::LegalPruner::with_cages(cages);
@@ -318,7 +290,12 @@ fn check(
         ProofReport::new(pos, depth, &proof)
     });
     if let Some(report) = report.as_ref().filter(|r| r.has_history == Some(false)) {
-        reasons.push(json!({ "code": "no_history", "message": report.summary, "squares": [] }));
+        let code = if report.closure {
+            retrace_legal::ReasonCode::Closure.as_str()
+        } else {
+            "no_history"
+        };
+        reasons.push(json!({ "code": code, "message": report.summary, "squares": [] }));
     }
     let illegal = !reasons.is_empty();
     let by_side =
@@ -336,18 +313,8 @@ fn check(
             text.push_str(&format!("  {line}\n"));
         }
     }
-    for color in Color::ALL {
-        let c = analysis.captures.get(color);
-        text.push_str(&format!(
-            "{}: at least {} capture{} ({} by pawns), at least {} promoted unit{}\n",
-            side_name(color),
-            c.total,
-            crate::session::plural(c.total as usize),
-            c.by_pawns,
-            analysis.promoted.get(color),
-            crate::session::plural(*analysis.promoted.get(color) as usize)
-        ));
-    }
+    text.push_str(&render::needs(&analysis));
+    text.push('\n');
     let mut json = json!({
             "verdict": if illegal { "illegal" } else { "no_contradiction" },
             "reasons": reasons,
@@ -365,12 +332,8 @@ fn check(
 pub fn list(pos: &RetroPosition) -> Result<Answer, CliError> {
     let retractions = pos.retractions();
     let mut entries = Vec::with_capacity(retractions.len());
-    let mut text = format!(
-        "{} retracts: {} legal retraction{}\n",
-        side_name(pos.retracting()),
-        retractions.len(),
-        if retractions.len() == 1 { "" } else { "s" }
-    );
+    let mut text = render::retraction_count(pos, retractions.len());
+    text.push('\n');
     for (i, &r) in retractions.iter().enumerate() {
         let notation = pos.notation(r);
         let fen = pos.retract(r).fen();
@@ -411,49 +374,15 @@ fn perft(pos: &RetroPosition, depth: u32, max_nodes: Option<u64>) -> Result<Answ
     })
 }
 
-/// The options of one `solve` run.
-struct SolveRequest {
-    depth: u32,
-    extra: u32,
-    max: Option<usize>,
-    max_nodes: Option<u64>,
-    no_uncapture: ByColor<bool>,
-    exact_fen: bool,
-    game_clocks: bool,
-    jsonl: bool,
-    /// Whether candidate lines go through the automatic cage attempt.
-    auto_cages: bool,
-}
-
-/// The solutions a `solve` keeps to show (the first ones found): the rest are counted, not kept,
-/// so memory stays bounded however many there are. `--jsonl` streams them all instead.
-pub const KEPT_SOLUTIONS: usize = 1000;
-
 /// `solve`: every sequence of the last N moves.
 fn solve(
     pos: &RetroPosition,
     fen: &str,
     request: &SolveRequest,
+    jsonl: bool,
     cages: &CageStore,
 ) -> Result<Answer, CliError> {
-    let read = retrace_unmove::FenFacts::parse(fen);
-    let mut facts = retrace_search::GameFacts {
-        exact_castling: request.exact_fen && read.castling_known,
-        exact_en_passant: request.exact_fen && read.ep_known,
-        ..retrace_search::GameFacts::default()
-    };
-    if request.game_clocks {
-        facts.halfmove_clock = read.halfmove_clock;
-        if let Some(plies) = read.plies_since_start(pos.to_move()) {
-            if plies < u64::from(request.depth) {
-                return Err(CliError::BadInput(format!(
-                    "the move number says {plies} plies were played: cannot retract {}",
-                    request.depth
-                )));
-            }
-            facts.plies_since_start = (plies == u64::from(request.depth)).then_some(request.depth);
-        }
-    }
+    let facts = request.facts(pos, fen).map_err(CliError::BadInput)?;
     // With --jsonl each solution is written as it is found; a write that fails (the reader went
     // away) stops the search and is reported after it.
     let mut write_error = None;
@@ -463,40 +392,19 @@ fn solve(
         let written = writeln!(out, "{solution}");
         written.map_err(|e| write_error = Some(e)).is_ok()
     };
-    let params = retrace_search::SolveParams {
-        depth: request.depth,
-        extra: request.extra,
-        max_solutions: request.max,
-        max_nodes: request.max_nodes,
-        no_uncapture: request.no_uncapture,
-        facts,
-        cancel: Some(interrupt_flag()),
-        keep: Some(if request.jsonl { 0 } else { KEPT_SOLUTIONS }),
-        on_solution: if request.jsonl {
-            Some(&mut stream)
-        } else {
-            None
-        },
-        ..retrace_search::SolveParams::default()
-    };
-    let pruner = retrace_search::LegalPruner::with_cages(cages).with_cage_finding(
-        request
-            .auto_cages
-            .then_some(retrace_search::SEARCH_CAGE_LIMITS),
-    );
-    let found = retrace_search::solve(pos, params, &pruner);
+    let keep = if jsonl { 0 } else { KEPT_SOLUTIONS };
+    let mut params = request.params(facts, interrupt_flag(), keep);
+    if jsonl {
+        params.on_solution = Some(&mut stream);
+    }
+    let found = retrace_search::solve(pos, params, &request.pruner(cages));
     if let Some(err) = write_error {
         return Err(err.into());
     }
     out.flush()?;
     drop(out);
-    let lines: Vec<Vec<String>> = found
-        .lines
-        .iter()
-        .map(|line| retrace_search::line_notation(pos, line))
-        .collect();
     let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
-    if request.jsonl {
+    if jsonl {
         return Ok(Answer {
             json: json!({
                 "count": found.count,
@@ -507,39 +415,26 @@ fn solve(
             text: String::new(),
         });
     }
-    let mut text = format!(
-        "{} solution{}{} ({} nodes, {elapsed_ms:.1} ms)\n",
+    let mut text = render::solve_summary(&found, " (search cut short: there may be more)");
+    text.push('\n');
+    text.push_str(&render::solution_lines(
+        pos,
+        &found.lines,
         found.count,
-        crate::session::plural(found.count),
-        if found.complete {
-            ""
-        } else {
-            " (search cut short: there may be more)"
-        },
-        found.nodes
-    );
-    if let Some(groups) = crate::retro_text::by_last_move(pos, &found.lines) {
-        text.push_str(&format!("by last move: {groups}\n"));
-    }
-    for (i, line) in found.lines.iter().enumerate() {
-        text.push_str(&format!(
-            "{:>4}. {}\n",
-            i + 1,
-            crate::retro_text::numbered(pos, line)
-        ));
-    }
-    if found.count > lines.len() as u64 {
-        text.push_str(&format!(
-            "     ... and {} more, not kept (--jsonl streams them all)\n",
-            found.count - lines.len() as u64
-        ));
-    }
-    text.push_str(&crate::output::refutations_text(pos, &found.refuted));
+        KEPT_SOLUTIONS,
+        ", not kept (--jsonl streams them all)",
+    ));
+    text.push_str(&render::refutations_text(pos, &found.refuted));
+    let lines: Vec<Vec<String>> = found
+        .lines
+        .iter()
+        .map(|line| retrace_search::line_notation(pos, line))
+        .collect();
     Ok(Answer {
         json: json!({
             "solutions": lines,
             "count": found.count,
-            "refuted": crate::output::refutations_json(pos, &found.refuted),
+            "refuted": render::refutations_json(pos, &found.refuted),
             "complete": found.complete,
             "nodes": found.nodes,
             "elapsed_ms": elapsed_ms,
@@ -573,7 +468,7 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
         "cage file {}: {} line{} refused: {}",
         file.display(),
         errors.len(),
-        if errors.len() == 1 { "" } else { "s" },
+        plural(errors.len()),
         all.join("; ")
     )))
 }

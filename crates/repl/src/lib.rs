@@ -1,6 +1,7 @@
 //! The `retrace` command line as a library: the binary (`main.rs`) only parses arguments and
 //! dispatches here, and the fuzz targets drive the REPL [`session::Session`] directly.
 
+pub mod args;
 pub mod batch;
 pub mod board;
 pub mod cli;
@@ -11,7 +12,7 @@ pub mod lines;
 pub mod output;
 pub mod proof;
 pub mod proofgame;
+pub mod render;
 pub mod retractor;
-pub mod retro_text;
 pub mod script;
 pub mod session;

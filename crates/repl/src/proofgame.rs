@@ -14,7 +14,7 @@ use retrace_search::{
 use retrace_unmove::{Retraction, RetroPosition};
 use serde_json::{json, Value};
 
-use crate::{commands::side_name, session::plural};
+use retrace_legal::text::{color_name, plural};
 
 /// The longest proof game asked for, in plies: longer ones never finish.
 pub const MAX_PLIES: u32 = 128;
@@ -89,8 +89,8 @@ pub fn check_side(pos: &RetroPosition, plies: u32) -> Result<(), String> {
         Err(format!(
             "after {} {} is to move, but in this position {} is",
             moves_text(plies),
-            side_name(expected),
-            side_name(pos.to_move())
+            color_name(expected),
+            color_name(pos.to_move())
         ))
     }
 }

@@ -9,26 +9,28 @@ use std::{
     sync::{atomic::AtomicBool, Arc},
 };
 
+use retrace_legal::text::{color_name, plural};
 use retrace_legal::{
     analyze_thoroughly, analyze_with_cages, cage::LoadBudget, Cage, CageStore, Reason,
 };
 use retrace_search::{
-    line_notation, prove_within, solve, to_pgn, to_pgn_tagged, LegalPruner, Progress, Proof,
-    ProofGameParams, SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS,
+    line_notation, prove_within, solve, to_pgn, to_pgn_tagged, GameFacts, LegalPruner, Progress,
+    Proof, ProofGameParams,
 };
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::{Board, ByColor, Color, Piece, Role, Square};
+use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::{
+    args::{parse_color, SolveRequest, KEPT_SOLUTIONS, MAX_SOLVE_DEPTH},
     board::{draw, Style},
-    cli::MAX_SOLVE_DEPTH,
-    commands::{parse_color, side_name, KEPT_SOLUTIONS},
     help,
     proof::ProofReport,
+    render,
 };
 
-/// The deepest `prove` the REPL accepts: deeper searches are better split into steps.
-const MAX_PROVE_DEPTH: u32 = 64;
+/// The solutions `solve` and `solutions` list (of the [`KEPT_SOLUTIONS`] kept): a terminal's
+/// worth more would scroll the answer away.
+const SOLUTIONS_SHOWN: usize = 200;
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -124,7 +126,7 @@ impl Session {
         let mark = if self.is_illegal() { " ILLEGAL" } else { "" };
         format!(
             "{} retracts [{}]{mark}> ",
-            side_name(self.position().retracting()),
+            color_name(self.position().retracting()),
             self.current
         )
     }
@@ -238,12 +240,7 @@ impl Session {
             let _ = writeln!(text, "{}", marks.join("; "));
         }
         let count = pos.retractions().len();
-        let _ = write!(
-            text,
-            "{} retracts: {count} legal retraction{}",
-            side_name(pos.retracting()),
-            plural(count)
-        );
+        text.push_str(&render::retraction_count(pos, count));
         if count == 0 {
             text.push_str(" (no history leads here: this position is illegal)");
         }
@@ -268,17 +265,11 @@ impl Session {
                 pos.notation(r)
             ));
         }
-        let mut text = format!(
-            "{} retracts: {} legal retraction{}{}\n",
-            side_name(pos.retracting()),
-            retractions.len(),
-            plural(retractions.len()),
-            if pos.is_check() {
-                " (the last move gave check: +)"
-            } else {
-                ""
-            }
-        );
+        let mut text = render::retraction_count(pos, retractions.len());
+        if pos.is_check() {
+            text.push_str(" (the last move gave check: +)");
+        }
+        text.push('\n');
         for (square, moves) in groups {
             let unit = pos.board().piece_at(square).map_or('?', Piece::char);
             for (k, chunk) in moves.chunks(4).enumerate() {
@@ -452,52 +443,24 @@ impl Session {
             }
             t
         };
-        for color in Color::ALL {
-            let c = analysis.captures.get(color);
-            let _ = write!(
-                text,
-                "\n{}: at least {} capture{} ({} by pawns), at least {} promoted unit{}",
-                side_name(color),
-                c.total,
-                plural(c.total as usize),
-                c.by_pawns,
-                analysis.promoted.get(color),
-                plural(*analysis.promoted.get(color) as usize)
-            );
-        }
+        text.push('\n');
+        text.push_str(&render::needs(&analysis));
         text
     }
 
     fn solve(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
-        let request = SolveRequest::parse(args)?;
+        let request = SolveRequest::parse_words(args)?;
         let pos = self.position().clone();
-        let params = SolveParams {
-            depth: request.depth,
-            extra: request.extra,
-            max_solutions: request.max,
-            max_nodes: request.max_nodes,
-            no_uncapture: request.no_uncapture,
-            cancel: Some(Arc::clone(&hooks.cancel)),
-            progress: Some(&mut *hooks.progress),
-            keep: Some(KEPT_SOLUTIONS),
-            ..SolveParams::default()
-        };
-        let pruner = LegalPruner::with_cages(&self.cages)
-            .with_cage_finding(request.auto_cages.then_some(SEARCH_CAGE_LIMITS));
-        let found = solve(&pos, params, &pruner);
-        let count = found.count;
-        let mut text = format!(
-            "{count} solution{}{} ({} nodes, {:.1} ms)",
-            plural(count),
-            if found.complete {
-                ""
-            } else {
-                " so far: the search was cut short"
-            },
-            found.nodes,
-            found.elapsed.as_secs_f64() * 1e3
+        let mut params = request.params(
+            GameFacts::default(),
+            Arc::clone(&hooks.cancel),
+            KEPT_SOLUTIONS,
         );
-        let refuted = crate::output::refutations_text(&pos, &found.refuted);
+        params.progress = Some(&mut *hooks.progress);
+        let found = solve(&pos, params, &request.pruner(&self.cages));
+        let count = found.count;
+        let mut text = render::solve_summary(&found, " so far: the search was cut short");
+        let refuted = render::refutations_text(&pos, &found.refuted);
         self.found = Some(Found {
             root: self.current,
             pos,
@@ -535,7 +498,7 @@ impl Session {
     /// Legality by retraction: a history `N` plies deep, or the proof that every line dies
     /// earlier. A history found becomes solution 1, so `step 1` walks into it.
     fn prove(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
-        let usage = || format!("usage: prove N [nodes K] (N from 1 to {MAX_PROVE_DEPTH})");
+        let usage = || format!("usage: prove N [nodes K] (N from 1 to {MAX_SOLVE_DEPTH})");
         let words: Vec<&str> = args.split_whitespace().collect();
         let (depth, max_nodes) = match words[..] {
             [n] => (n, None),
@@ -543,7 +506,7 @@ impl Session {
             _ => return Err(usage()),
         };
         let depth = match depth.parse::<u32>() {
-            Ok(n) if (1..=MAX_PROVE_DEPTH).contains(&n) => n,
+            Ok(n) if (1..=MAX_SOLVE_DEPTH).contains(&n) => n,
             _ => return Err(usage()),
         };
         let pos = self.position().clone();
@@ -615,28 +578,18 @@ impl Session {
         Ok(text)
     }
 
+    /// The solutions kept from the last solve, the first [`SOLUTIONS_SHOWN`] of them, a line
+    /// each, every line after a newline (empty with no solve).
     fn solution_list(&self) -> String {
         let Some(found) = self.found() else {
             return String::new();
         };
-        let root = &found.pos;
-        let mut text = String::new();
-        if let Some(groups) = crate::retro_text::by_last_move(root, &found.lines) {
-            let _ = write!(text, "\nby last move: {groups}");
+        let lines =
+            render::solution_lines(&found.pos, &found.lines, found.count, SOLUTIONS_SHOWN, "");
+        match lines.trim_end() {
+            "" => String::new(),
+            lines => format!("\n{lines}"),
         }
-        for (i, line) in found.lines.iter().enumerate().take(200) {
-            let _ = write!(
-                text,
-                "\n{:>4}. {}",
-                i + 1,
-                crate::retro_text::numbered(root, line)
-            );
-        }
-        let shown = found.lines.len().min(200) as u64;
-        if found.count > shown {
-            let _ = write!(text, "\n     ... and {} more", found.count - shown);
-        }
-        text
     }
 
     fn solutions(&self) -> Result<String, String> {
@@ -971,15 +924,6 @@ fn parse_square_list(list: &str) -> Result<shakmaty::Bitboard, String> {
         .collect()
 }
 
-/// "s" unless `n` is 1, for any count type.
-pub(crate) fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
-    if n == N::from(1) {
-        ""
-    } else {
-        "s"
-    }
-}
-
 /// `board <BOARD> <w|b>`.
 fn parse_board_command(rest: &str) -> Result<RetroPosition, String> {
     let (board, side) = rest
@@ -1028,80 +972,4 @@ fn parse_unit(word: &str) -> Result<(Role, Square), String> {
         _ => (Role::Pawn, word),
     };
     Ok((role, square.parse().map_err(|_| bad())?))
-}
-
-/// The arguments of `solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both]`.
-struct SolveRequest {
-    depth: u32,
-    extra: u32,
-    max: Option<usize>,
-    max_nodes: Option<u64>,
-    no_uncapture: ByColor<bool>,
-    /// Whether candidate lines go through the automatic cage attempt (`auto-cages off` to see the
-    /// candidates a cage kills).
-    auto_cages: bool,
-}
-
-impl SolveRequest {
-    fn parse(args: &str) -> Result<SolveRequest, String> {
-        let usage = "usage: solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both] \
-                     [auto-cages on|off]";
-        let mut words = args.split_whitespace();
-        let depth = parse_depth(words.next().ok_or(usage)?)?;
-        let mut request = SolveRequest {
-            depth,
-            extra: DEFAULT_EXTRA,
-            max: None,
-            max_nodes: None,
-            no_uncapture: ByColor::default(),
-            auto_cages: true,
-        };
-        while let Some(word) = words.next() {
-            let value = words.next().ok_or(usage)?;
-            match word {
-                "extra" => request.extra = parse_depth(value)?,
-                "max" => {
-                    request.max = Some(
-                        value
-                            .parse()
-                            .map_err(|_| format!("max '{value}' is not a number"))?,
-                    )
-                }
-                "nodes" => {
-                    request.max_nodes = Some(
-                        value
-                            .parse()
-                            .map_err(|_| format!("nodes '{value}' is not a number"))?,
-                    )
-                }
-                "no-uncapture" => {
-                    request.no_uncapture = match value {
-                        "white" | "w" => crate::cli::Uncapturers::White,
-                        "black" | "b" => crate::cli::Uncapturers::Black,
-                        "both" => crate::cli::Uncapturers::Both,
-                        _ => return Err(usage.into()),
-                    }
-                    .forbidden()
-                }
-                "auto-cages" => {
-                    request.auto_cages = match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(usage.into()),
-                    }
-                }
-                _ => return Err(usage.into()),
-            }
-        }
-        Ok(request)
-    }
-}
-
-fn parse_depth(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(n) if n <= MAX_SOLVE_DEPTH => Ok(n),
-        _ => Err(format!(
-            "depth '{text}' must be a whole number from 0 to {MAX_SOLVE_DEPTH}"
-        )),
-    }
 }

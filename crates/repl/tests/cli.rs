@@ -230,11 +230,6 @@ fn check_finds_a_cage_without_a_claim() {
         reasons[0]["squares"],
         serde_json::json!(["h1", "e2", "f2", "g2", "h2", "g3"])
     );
-    let text = String::from_utf8_lossy(&retrace(&["check", hwa], "").stdout).into_owned();
-    assert!(
-        text.starts_with("illegal\n  cage: the units on h1"),
-        "{text}"
-    );
     // The look-alike with the rook on f2 is no cage: nothing found.
     let doc = json(&retrace(
         &["check", "4k3/8/8/8/8/5P2/4PrPP/7K w - -", "--json"],
@@ -288,7 +283,7 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     let text = retrace(&["check", BRANDIS, "--prove", "4"], "");
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains("a history of 4 plies without repetition exists"),
+        text.contains("a history of at least 4 plies without repetition exists"),
         "{text}"
     );
 
@@ -785,13 +780,8 @@ fn readme_examples_run_as_written() {
 /// then Black's in each retro move; `-1...` when Black moved last) and a summary by last move.
 #[test]
 fn solutions_are_numbered_and_grouped_by_last_move() {
-    let out = retrace(&["solve", BRANDIS, "--depth", "3"], "");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("by last move: Ka2-a1: 6 lines\n"), "{text}");
-    assert!(
-        text.contains("   1. -1.Ka2-a1 Kc1-c2 -2.Ra1xNb1+\n"),
-        "{text}"
-    );
+    // The layout itself is in the golden files (tests/golden.rs); here, that the summary
+    // counts every solution once.
     let kings = "4k3/8/8/8/8/8/8/4K3 w - -";
     let out = retrace(&["solve", kings, "--depth", "2"], "");
     let text = String::from_utf8_lossy(&out.stdout);

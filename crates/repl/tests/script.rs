@@ -48,16 +48,6 @@ fn setting_up_three_ways_gives_the_same_position() {
 }
 
 #[test]
-fn list_groups_by_unit_and_numbers_in_generator_order() {
-    let text = stdout(&run_script(&[], &format!("{BRANDIS}list\n")));
-    assert!(
-        text.contains("White retracts: 10 legal retractions\n  Ka1    1. Ka2-a1"),
-        "{text}"
-    );
-    assert!(text.contains("  Pb3    6. a2xPb3"), "{text}");
-}
-
-#[test]
 fn retract_undo_redo_start_and_history() {
     let script =
         format!("{BRANDIS}retract a2xPb3\n1\nhistory\nundo\nundo\nredo\nredo\nstart\nhistory\n");
@@ -105,34 +95,6 @@ fn paste_is_all_or_nothing() {
     assert!(text.contains("retracted 2 moves"), "{text}");
     assert!(
         text.contains("retracted (last move first): a2xPb3 Kc3-c2"),
-        "{text}"
-    );
-}
-
-#[test]
-fn check_explains_an_illegal_position_and_counts_captures() {
-    // Black moved last and left its king attacked by the rook on e1.
-    let text = stdout(&run_script(&[], "fen 4k3/8/8/8/8/8/8/4R1K1 w - -\ncheck\n"));
-    assert!(text.contains("illegal:"), "{text}");
-    assert!(
-        text.contains("White: at least") && text.contains("Black: at least"),
-        "{text}"
-    );
-    let legal = stdout(&run_script(&[], &format!("{BRANDIS}check\n")));
-    assert!(legal.contains("no contradiction found"), "{legal}");
-}
-
-#[test]
-fn check_and_set_up_find_a_cage_without_a_claim() {
-    let out = run_script(&[], "fen 4k3/8/8/8/8/6P1/4PPrP/7K w - -\ncheck\n");
-    assert!(out.status.success());
-    let text = stdout(&out);
-    assert!(
-        text.contains("The analysis proves this position illegal (type check for why)."),
-        "{text}"
-    );
-    assert!(
-        text.contains("illegal:\n  cage: the units on h1, e2, f2, g2, h2 and g3 form a cage, found automatically"),
         "{text}"
     );
 }
@@ -356,7 +318,7 @@ fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
     );
     let text = stdout(&out);
     assert!(
-        text.contains("a history of 3 plies without repetition exists (last move first):\n  Ka2-a1 Kc1-c2 Ra1xNb1+"),
+        text.contains("a history of at least 3 plies without repetition exists (last move first):\n  Ka2-a1 Kc1-c2 Ra1xNb1+"),
         "{text}"
     );
     // Stepping in leaves the line at the history's end: three retractions taken.

@@ -70,6 +70,9 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     unwind: Option<u32>,
     /// Candidate lines that died on a costlier verdict, with the reason.
     pub refuted: Vec<Refutation>,
+    /// The retraction lists of each retraction number (1 = the last move), reused across the
+    /// tree as perft reuses its buffers, so that no node allocates its own.
+    buffers: Vec<PlyBuffers>,
     /// The positions of the existence line being searched, root first, when the search counts
     /// only repetition-free lines (see [`Repetitions`]); `None` when it counts every line.
     pub(crate) repetitions: Option<Repetitions>,
@@ -149,9 +152,25 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             path: Vec::new(),
             unwind: None,
             refuted: Vec::new(),
+            buffers: Vec::new(),
             repetitions: None,
         }
         .counting_repetition_free()
+    }
+
+    /// The buffers of retraction number `index`, taken out of the search while a node uses them
+    /// (a nested node of the same number, which the recursion never makes, would get fresh ones).
+    fn take_buffers(&mut self, index: u32) -> PlyBuffers {
+        let slot = index as usize;
+        if self.buffers.len() <= slot {
+            self.buffers.resize_with(slot + 1, PlyBuffers::default);
+        }
+        std::mem::take(&mut self.buffers[slot])
+    }
+
+    /// Gives back the buffers taken by [`Search::take_buffers`].
+    fn give_back(&mut self, index: u32, buffers: PlyBuffers) {
+        self.buffers[index as usize] = buffers;
     }
 
     /// Turns on the repetition-free counting where it is sound (see [`Repetitions`]).
@@ -358,7 +377,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             .as_mut()
             .map(|rep| std::mem::replace(&mut rep.floor, usize::MAX));
         let mut found = false;
-        for r in existence_order(pos) {
+        let mut buffers = self.take_buffers(index);
+        buffers.fill_in_existence_order(pos);
+        for &r in &buffers.ordered {
             if !self.visit(0) {
                 break;
             }
@@ -378,6 +399,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 break;
             }
         }
+        self.give_back(index, buffers);
         // Stored: every result counting all lines; under the constraint, only a failure that did
         // not depend on the line above this node (see `Repetitions`).
         let storable = match (self.repetitions.as_mut(), outer) {
@@ -565,9 +587,14 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return false;
         }
         let mut found = false;
-        for r in pos.retractions() {
+        // Whether every retraction was tried: only then may a failure be stored.
+        let mut tried_all = true;
+        let mut buffers = self.take_buffers(ply + 1);
+        pos.retractions_into(&mut buffers.all);
+        for &r in &buffers.all {
             if !self.visit(ply) {
-                return found;
+                tried_all = false;
+                break;
             }
             let Some(child) = self.child(pos, r, ply + 1) else {
                 continue;
@@ -580,15 +607,18 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             if let Some(at) = self.unwind {
                 if at != ply + 1 {
                     // This position, or one before it, is illegal: nothing below it is a solution.
-                    return found;
+                    tried_all = false;
+                    break;
                 }
                 self.unwind = None;
             }
             if self.budget.stopped {
-                return found;
+                tried_all = false;
+                break;
             }
         }
-        if !found {
+        self.give_back(ply + 1, buffers);
+        if tried_all && !found {
             self.dead.insert(key, remaining, false);
         }
         found
@@ -601,13 +631,15 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         let mut pos = pos.clone();
         let outer = self.line_len();
         let rights = LostRights::default();
+        let mut buffers = PlyBuffers::default();
         for step in 0..plies {
             let left = plies - step - 1;
             let index = first + step;
             self.enter(&pos, rights, index);
             // In the order of the existence search, so that the line it found is found again from
             // its table, without new searches below retractions it never tried.
-            let next = existence_order(&pos).into_iter().find_map(|r| {
+            buffers.fill_in_existence_order(&pos);
+            let next = buffers.ordered.iter().find_map(|&r| {
                 // A child the table vouches for passed the pruner when the entry was made: no
                 // need to analyse it again.
                 if left > 0 && self.allowed(&pos, r, index) {
@@ -634,18 +666,32 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     }
 }
 
-/// The retractions of `pos` in the order an existence search tries them: quiet ones first, since
-/// a history is found soonest along lines that add no units (uncaptured units must fit the missing
-/// material and often fall to the analysis). Only the order changes, never the set.
-///
-/// A stable partition rather than a sort: this runs at every node of an existence search, where a
-/// comparison sort showed up as a fifth of the profile.
-fn existence_order(pos: &RetroPosition) -> Vec<Retraction> {
-    let all = pos.retractions();
-    let mut ordered = Vec::with_capacity(all.len());
-    ordered.extend(all.iter().filter(|r| r.uncaptured().is_none()));
-    ordered.extend(all.iter().filter(|r| r.uncaptured().is_some()));
-    ordered
+/// The retraction lists of one node: `all` as the generator gives them, `ordered` as an existence
+/// search tries them.
+#[derive(Default)]
+struct PlyBuffers {
+    all: Vec<Retraction>,
+    ordered: Vec<Retraction>,
+}
+
+impl PlyBuffers {
+    /// Fills `ordered` with the retractions of `pos` in the order an existence search tries them:
+    /// quiet ones first, since a history is found soonest along lines that add no units
+    /// (uncaptured units must fit the missing material and often fall to the analysis). Only the
+    /// order changes, never the set.
+    ///
+    /// A stable partition rather than a sort: this runs at every node of an existence search,
+    /// where a comparison sort showed up as a fifth of the profile.
+    fn fill_in_existence_order(&mut self, pos: &RetroPosition) {
+        pos.retractions_into(&mut self.all);
+        self.ordered.clear();
+        let (quiet, uncapturing) = (
+            self.all.iter().filter(|r| r.uncaptured().is_none()),
+            self.all.iter().filter(|r| r.uncaptured().is_some()),
+        );
+        self.ordered.extend(quiet);
+        self.ordered.extend(uncapturing);
+    }
 }
 
 /// Whether the initial array may be `plies` retractions away: each side must have enough moves

@@ -3,6 +3,8 @@
 // Each test file uses its own part of this module.
 #![allow(dead_code)]
 
+pub mod pty;
+
 use std::{
     ffi::OsStr,
     io::Write,
