@@ -59,7 +59,12 @@ use shakmaty::{ByColor, Color};
 pub use cage::{
     analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
 };
-pub use pawns::pawn_moves_needed;
+pub use pawns::{min_pawn_assignment, pawn_moves_needed};
+/// Pawn arithmetic shared with the proof-game bound: a pawn's advance, its fewest moves, and
+/// whether a structure may have come straight.
+pub mod pawn {
+    pub use crate::pawns::{advance, on_distinct_files, walk_moves};
+}
 pub use statics::permanent_squares;
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 

@@ -118,6 +118,9 @@ fn pawns_of_both_sides_accounted_together() {
     );
     // Black misses both knights: hxg5 and gxh7 let White's h-pawn by (g7 and f7 never moved).
     assert_legal("r1bqkb1r/ppppppp1/8/7p/3R4/8/PPPPPPP1/RNBQKBNR b - -");
+    // White misses both knights: Black's h-pawn can have left its file and come back (h7xg6,
+    // g6xh5) once White's pawn was past, so Black pays for the pair.
+    assert_legal("rnbqkbnr/ppppppp1/8/7p/3R4/8/PPPPPPP1/R1BQKB1R b - -");
     // Black's h-pawn is gone (captured on h4): the h-file was free.
     assert_legal("rnbqkbnr/ppppppp1/8/8/3R4/8/PPPPPPP1/RNBQKBNR b - -");
 }

@@ -9,15 +9,16 @@
 //!   session, run as a script; a script prints no prompt, so `show` and `history` after each
 //!   command tell the side to retract and the plies retracted, which the next prompt must show.
 //!
-//! In expected output a line `...` (indented or not) stands for any number of lines. Only what truly varies between
-//! runs is normalised: times (`0.4 ms`, `1.2 s`, `"elapsed_ms":0.31`) and trailing blanks.
+//! In expected output a line `...` (indented or not) stands for any number of lines. Only what
+//! truly varies between runs is normalised: times (`0.4 ms`, `"elapsed_ms":0.31`, masked as the
+//! golden tests mask them) and trailing blanks.
 
 use std::{
     path::{Path, PathBuf},
     process::{Command, Stdio},
 };
 
-use regex::Regex;
+mod common;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -42,7 +43,6 @@ struct Shown {
 
 /// The commands of the fenced blocks: (shell commands, REPL commands).
 fn shown_commands(text: &str) -> (Vec<Shown>, Vec<Shown>) {
-    let prompt = Regex::new(r"^((White|Black) retracts \[\d+\]> )(.*)$").expect("regex");
     let (mut shell, mut repl) = (Vec::new(), Vec::new());
     let mut fence: Option<String> = None;
     // Whether the open block is a transcript: output lines belong to a prompt of the same block,
@@ -70,11 +70,11 @@ fn shown_commands(text: &str) -> (Vec<Shown>, Vec<Shown>) {
             } else if let Some(last) = shell.last_mut() {
                 last.output.push(line.to_owned());
             }
-        } else if let Some(caps) = prompt.captures(line) {
+        } else if let Some((prompt, command)) = split_prompt(line) {
             transcript = true;
             repl.push(Shown {
-                prompt: caps[1].to_owned(),
-                command: caps[3].to_owned(),
+                prompt: prompt.to_owned(),
+                command: command.to_owned(),
                 output: Vec::new(),
                 line: number,
             });
@@ -87,17 +87,23 @@ fn shown_commands(text: &str) -> (Vec<Shown>, Vec<Shown>) {
 
 /// Times vary from run to run; nothing else does.
 fn normalise(text: &str) -> Vec<String> {
-    let time = Regex::new(r"\b\d+(\.\d+)? (ms|s)\b").expect("regex");
-    let elapsed = Regex::new(r#""elapsed_ms":[0-9.eE+-]+"#).expect("regex");
-    text.lines()
-        .map(|line| {
-            let line = time.replace_all(line, "T $2");
-            elapsed
-                .replace_all(&line, r#""elapsed_ms":T"#)
-                .trim_end()
-                .to_owned()
-        })
+    common::mask_timings(text)
+        .lines()
+        .map(|line| line.trim_end().to_owned())
         .collect()
+}
+
+/// The prompt at the start of `line` (`White retracts [3]> `) and the command after it.
+fn split_prompt(line: &str) -> Option<(&str, &str)> {
+    let after_side = line
+        .strip_prefix("White retracts [")
+        .or_else(|| line.strip_prefix("Black retracts ["))?;
+    let (plies, _) = after_side.split_once("]> ")?;
+    if plies.is_empty() || !plies.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let end = line.len() - after_side.len() + plies.len() + "]> ".len();
+    Some(line.split_at(end))
 }
 
 /// Whether `actual` matches `expected`, where a line `...` matches any number of lines.
@@ -250,7 +256,12 @@ fn the_matcher_tells_wrong_output_apart() {
     assert!(!matches(&lines("a\nb"), &lines("a\nb\nc")));
     assert_eq!(
         normalise("1 solution (50 nodes, 0.3 ms)\n{\"elapsed_ms\":1.5} "),
-        lines("1 solution (50 nodes, T ms)\n{\"elapsed_ms\":T}")
+        normalise("1 solution (50 nodes, 12.5 ms)\n{\"elapsed_ms\":0.25}")
     );
+    assert_eq!(
+        split_prompt("White retracts [12]> solve 1"),
+        Some(("White retracts [12]> ", "solve 1"))
+    );
+    assert_eq!(split_prompt("White retracts: 10 legal retractions"), None);
     assert_ne!(normalise("(50 nodes"), normalise("(51 nodes"));
 }

@@ -30,6 +30,8 @@ use retrace_legal::{
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::ByColor;
 
+#[doc(hidden)]
+pub use bound::set_capture_squares;
 use engine::{with_policy, Search};
 pub use facts::GameFacts;
 use facts::LostRights;
@@ -95,10 +97,9 @@ pub const SEARCH_CAGE_LIMITS: AutoLimits = AutoLimits {
 };
 
 /// Nodes the closure of a position may expand when [`prove`] asks it ([`LegalPruner`]'s
-/// default): `check`'s budget, so that `check --prove` finds the verdict of `check`'s own closure
-/// in the store's cache rather than searching again. The closures of sealed shuffles take a few
-/// nodes; a failing closure costs about 13 microseconds a node.
-pub const PROVE_CLOSURE_NODES: u64 = retrace_legal::cage::CHECK_CLOSURE_NODES;
+/// default): about a quarter of a second at worst, and positions whose closure is sure to be
+/// larger are not tried. The last move [`prove`] would report gets a quarter of it.
+pub const PROVE_CLOSURE_NODES: u64 = 20_000;
 
 /// The store of a pruner given none: empty, but it keeps what the cage attempts learn for the
 /// whole process.
@@ -528,8 +529,12 @@ fn prove_in<P: Pruner>(
             // The line is repetition-free, but a closed position's lines go round without
             // repeating for as long as the closure is large: only a move out of every closure
             // is evidence.
-            let (left, cancel) = (search.budget.left(), search.budget.cancel_flag());
-            if pruner.closure_reason(&child, left, cancel).is_some() {
+            let quarter = PROVE_CLOSURE_NODES / 4;
+            let left = search.budget.left().map_or(quarter, |l| l.min(quarter));
+            if pruner
+                .closure_reason(&child, Some(left), search.budget.cancel_flag())
+                .is_some()
+            {
                 tries.push(Try {
                     retraction: r,
                     survived: 0,

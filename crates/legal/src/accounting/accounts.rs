@@ -120,3 +120,53 @@ impl Walk<'_> {
         self.out.len() <= ACCOUNT_LIMIT
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Square;
+
+    use super::*;
+    use crate::accounting::items::{Cost, Place};
+
+    fn item(sq: Square, costs: [u32; 8]) -> Item {
+        Item {
+            place: Place::Board(sq),
+            costs: costs.map(|base| Cost {
+                base,
+                leave: if base == 0 { 2 } else { base },
+            }),
+        }
+    }
+
+    #[test]
+    fn accounts_keep_the_cheapest_of_those_alike() {
+        // Two pawns that can each stay on its own file or swap files at one capture each.
+        let items = [
+            item(Square::A4, [0, 1, NONE, NONE, NONE, NONE, NONE, NONE]),
+            item(Square::B4, [1, 0, NONE, NONE, NONE, NONE, NONE, NONE]),
+        ];
+        let all = accounts(Color::White, &items, 0b11, 2).expect("small");
+        assert_eq!(all.len(), 2);
+        let stay = all.iter().find(|a| a.cost == 0).expect("both stay");
+        assert_eq!(stay.stayers[0].map(|s| (s.item, s.extra)), Some((0, 2)));
+        assert!(all.iter().any(|a| a.cost == 2 && a.stayers == [None; 8]));
+        // Within no capture only the stayers are left; files outside the mask are not told apart.
+        let cheap = accounts(Color::White, &items, 0, 1).expect("small");
+        assert_eq!(cheap.len(), 1);
+        assert_eq!(cheap[0].cost, 0);
+    }
+
+    #[test]
+    fn accounts_give_up_past_their_limits() {
+        // Eight pawns that can each have come from any file: 8! assignments, too many nodes.
+        let items: Vec<Item> = (0..8)
+            .map(|f| {
+                item(
+                    Square::from_coords(shakmaty::File::new(f), shakmaty::Rank::Seventh),
+                    [0; 8],
+                )
+            })
+            .collect();
+        assert_eq!(accounts(Color::White, &items, 0xff, 0), None);
+    }
+}

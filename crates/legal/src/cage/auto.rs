@@ -153,7 +153,7 @@ pub fn clusters(board: &Board) -> Vec<Bitboard> {
 /// retractions, if every other unit of `board` stood still: a pawn goes back down its file or
 /// diagonally (an uncapture) until its second rank, a king never onto a square an enemy unit of
 /// `board` attacks, other units along their lines. A heuristic for [`peel`], not a proof.
-fn retreat(board: &Board, from: Square) -> Bitboard {
+pub(super) fn retreat(board: &Board, from: Square) -> Bitboard {
     let Some(piece) = board.piece_at(from) else {
         return Bitboard::EMPTY;
     };
