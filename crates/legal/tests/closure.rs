@@ -18,10 +18,10 @@ const POSITIONS: usize = if cfg!(debug_assertions) {
     100_000
 };
 
-/// The closure's budget in the soundness test: `prove`'s. Positions whose closure is sure to be
-/// larger are not tried at all, and those tried close or escape in a few nodes, so 100,000
-/// positions take seconds.
-const SOUNDNESS_NODES: u64 = 20_000;
+/// The closure's budget in the soundness test: four times `check`'s and `prove`'s. Positions
+/// whose closure is sure to be larger are not tried at all, and those tried close or escape in a
+/// few nodes, so 100,000 positions take about a second.
+const SOUNDNESS_NODES: u64 = 4 * CHECK_CLOSURE_NODES;
 
 fn pos(fen: &str) -> RetroPosition {
     RetroPosition::parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"))
