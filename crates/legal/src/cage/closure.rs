@@ -55,9 +55,8 @@
 //! whose claim is sure to have more nodes than the budget (see [`too_large`]): these are
 //! heuristics that only choose the claim or save time (a smaller claim proven proves the position
 //! just as well; not trying proves nothing and is always sound). The node cap bounds the rest.
-//! Meant for
-//! `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]), never for
-//! every node of a search.
+//! Meant for `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]),
+//! never for every node of a search.
 
 use std::sync::atomic::AtomicBool;
 
@@ -139,9 +138,9 @@ pub struct ClosureSearch {
 }
 
 /// Whether the closure of the `units` of `board` is sure to be larger than `max_nodes`: the
-/// product over those units of the squares each could retract to if the others stood still ([`retreat`]) counts
-/// the positions of the units alone, each reachable as far as that estimate goes, before any
-/// uncapture adds more. A closure cannot be proven without expanding every one of its nodes, so
+/// product over those units of the squares each could retract to if the others stood still
+/// ([`retreat`]) counts the positions of the units alone, each reachable as far as that estimate
+/// goes, before any uncapture adds more. A closure cannot be proven without expanding every one of its nodes, so
 /// such a position is not tried: on an ordinary legal position the verification would only spend
 /// its whole budget on the way back to the initial array (a unit that walks out of the zone is
 /// dropped and proves at most a cage of the rest, the cage attempt's business). A heuristic that
