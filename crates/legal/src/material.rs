@@ -7,8 +7,9 @@ use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
     pawns::{capturing_pawns, impossible_group, PawnCache},
     promotion,
+    reasons::Reasons,
     statics::{homes, Statics},
-    types::{Captures, Reason, ReasonCode},
+    types::{Captures, ReasonCode},
 };
 
 /// The promoted units one side must have, by kind.
@@ -66,103 +67,125 @@ pub(crate) fn classes(pos: &RetroPosition, color: Color) -> [Class; 5] {
     ]
 }
 
-/// The minimum promoted units of `color`, with a description of why.
-pub(crate) fn promoted(
-    pos: &RetroPosition,
-    statics: &Statics,
-    color: Color,
-) -> (Promoted, Vec<String>) {
-    let mut out = Promoted::default();
-    let mut why = Vec::new();
-    for (i, class) in classes(pos, color).iter().enumerate() {
+/// How many units of one class must be promoted: those proven promoted (`forced`), and those of
+/// the rest (`free`) beyond the originals still `available`.
+struct ClassCount {
+    class: Class,
+    forced: Bitboard,
+    free: Bitboard,
+    available: u32,
+    excess: u32,
+}
+
+/// The promoted units each class of `color` needs, in the order of [`classes`].
+fn class_counts(pos: &RetroPosition, statics: &Statics, color: Color) -> [ClassCount; 5] {
+    classes(pos, color).map(|class| {
         let forced = class.units & statics.promoted;
         let free = class.units & !forced;
         let available = (class.originals & !*statics.stuck_missing.get(color)).count() as u32;
         let excess = (free.count() as u32).saturating_sub(available);
-        let n = forced.count() as u32 + excess;
-        if n == 0 {
-            continue;
+        ClassCount {
+            class,
+            forced,
+            free,
+            available,
+            excess,
         }
+    })
+}
+
+/// The minimum promoted units of `color` (why, in words: [`promoted_why`]).
+pub(crate) fn promoted(pos: &RetroPosition, statics: &Statics, color: Color) -> Promoted {
+    let mut out = Promoted::default();
+    for (i, c) in class_counts(pos, statics, color).iter().enumerate() {
+        let n = c.forced.count() as u32 + c.excess;
         out.total += n;
         match i {
             3 => out.light_bishops += n,
             4 => out.dark_bishops += n,
             _ => {}
         }
-        if forced.any() {
-            out.squares |= forced;
+        if c.forced.any() {
+            out.squares |= c.forced;
+        }
+        if c.excess > 0 {
+            out.squares |= c.free;
+        }
+    }
+    out
+}
+
+/// Why `color` has the promoted units [`promoted`] counts, a phrase per class; made only when a
+/// reason is shown.
+fn promoted_why(pos: &RetroPosition, statics: &Statics, color: Color) -> Vec<String> {
+    let mut why = Vec::new();
+    for c in &class_counts(pos, statics, color) {
+        if c.forced.any() {
             why.push(format!(
                 "the {} on {} cannot be originals",
-                class.name,
-                squares_text(forced)
+                c.class.name,
+                squares_text(c.forced)
             ));
         }
-        if excess > 0 {
-            out.squares |= free;
+        if c.excess > 0 {
             why.push(format!(
                 "{} {} (on {}) for {} original{}",
-                free.count(),
-                class.name,
-                squares_text(free),
-                available,
-                plural(available)
+                c.free.count(),
+                c.class.name,
+                squares_text(c.free),
+                c.available,
+                plural(c.available)
             ));
         }
     }
-    (out, why)
+    why
 }
 
 /// Appends the counting reasons of `color` (too many units, pawns, promotions) to `out`.
 pub(crate) fn count_reasons(
     pos: &RetroPosition,
     color: Color,
+    statics: &Statics,
     promoted: &Promoted,
-    why: &[String],
-    out: &mut Vec<Reason>,
+    out: &mut Reasons,
 ) {
     let board = pos.board();
     let units = board.by_color(color);
     let pawns = board.by_piece(color.pawn());
     if units.count() > 16 {
-        out.push(Reason::new(
-            ReasonCode::TooManyUnits,
+        out.add(ReasonCode::TooManyUnits, units, || {
             format!(
                 "{} has {} units on {}, more than the 16 it starts with",
                 color_name(color),
                 units.count(),
                 squares_text(units)
-            ),
-            units,
-        ));
+            )
+        });
     }
     if pawns.count() > 8 {
-        out.push(Reason::new(
-            ReasonCode::TooManyPawns,
+        out.add(ReasonCode::TooManyPawns, pawns, || {
             format!(
                 "{} has {} pawns (on {}), more than 8",
                 color_name(color),
                 pawns.count(),
                 squares_text(pawns)
-            ),
-            pawns,
-        ));
+            )
+        });
     } else if promoted.total as usize > 8 - pawns.count() {
         let missing = 8 - pawns.count();
-        out.push(Reason::new(
-            ReasonCode::TooManyPromotions,
+        out.add(ReasonCode::TooManyPromotions, promoted.squares, || {
             format!(
                 "{} must have promoted at least {} unit{} ({}), but only {missing} {} pawn{} {} \
                  missing",
                 color_name(color),
                 promoted.total,
                 plural(promoted.total),
-                why.join("; "),
+                promoted_why(pos, statics, color).join("; "),
                 color_adj(color),
                 plural(missing),
                 if missing == 1 { "is" } else { "are" }
-            ),
-            promoted.squares,
-        ));
+            )
+        });
     }
 }
 
@@ -173,7 +196,7 @@ pub(crate) fn captures(
     color: Color,
     promoted: &Promoted,
     cache: &mut PawnCache,
-    out: &mut Vec<Reason>,
+    out: &mut Reasons,
 ) -> Captures {
     let board = pos.board();
     let pawns = board.by_piece(color.pawn());
@@ -183,16 +206,14 @@ pub(crate) fn captures(
     let cost = cache.get(color, pawns);
     let Some(by_pawns) = cost.min_captures(promoted.light_bishops, promoted.dark_bishops) else {
         let group = impossible_group(color, pawns);
-        out.push(Reason::new(
-            ReasonCode::ImpossiblePawnStructure,
+        out.add(ReasonCode::ImpossiblePawnStructure, group, || {
             format!(
                 "the {} pawns on {} cannot all have come from different files: too few files are \
                  within reach of their captures",
                 color_adj(color),
                 squares_text(group)
-            ),
-            group,
-        ));
+            )
+        });
         return Captures::default();
     };
     let by_pieces = statics.captured_at_home.get(color.other()).count() as u32;
@@ -281,9 +302,7 @@ pub(crate) fn captures(
                 }
             ));
         }
-        out.push(Reason::new(
-            ReasonCode::TooManyCaptures,
-            format!(
+        out.add(ReasonCode::TooManyCaptures, squares, || format!(
                 "{} must have made at least {total} capture{} ({}), but {} is missing only {missing} \
                  unit{}",
                 color_name(color),
@@ -291,10 +310,7 @@ pub(crate) fn captures(
                 parts.join("; "),
                 color_name(them),
                 plural(missing)
-            )
-            ,
-            squares,
-        ));
+            ));
     }
     Captures {
         by_pawns: sharper.min(255) as u8,

@@ -33,11 +33,9 @@
 use retrace_unmove::{pawn_forward, role_name, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 
+use crate::reasons::Reasons;
 use crate::text::{color_adj, squares_text};
-use crate::{
-    types::{Reason, ReasonCode},
-    CAGE_LIMIT,
-};
+use crate::{types::ReasonCode, CAGE_LIMIT};
 
 /// What the static analysis found.
 #[derive(Clone, Debug, Default)]
@@ -1029,7 +1027,7 @@ fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
 
 /// One [`ReasonCode::UnreachableSquare`] or [`ReasonCode::KingNoPath`] reason per unreachable
 /// unit, and one [`ReasonCode::ClosedRegionRearranged`] per contradictory closed segment.
-pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &mut Vec<Reason>) {
+pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &mut Reasons) {
     let board = pos.board();
     for &(sq, wall) in &statics.unreachable_why {
         let Some(piece) = board.piece_at(sq) else {
@@ -1037,15 +1035,15 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
         };
         if let Some((code, message, squares)) = unreachable_reason(board, statics, sq, piece, wall)
         {
-            out.push(Reason::new(code, message, squares));
+            out.add(code, squares, || message);
         }
     }
     for r in &statics.rearranged {
-        out.push(Reason::new(
+        out.add(
             ReasonCode::ClosedRegionRearranged,
-            rearranged_message(r),
             r.segment | r.wrong,
-        ));
+            || rearranged_message(r),
+        );
     }
 }
 

@@ -31,6 +31,7 @@
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::Known;
+use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
     pawns::{plain_cost, PawnCost},
@@ -72,7 +73,7 @@ fn reach(color: Color, start: u32, walls: Bitboard) -> [u32; 64] {
 }
 
 /// Appends a [`ReasonCode::MissingPromotedUnit`] reason if a forced promotion left no unit.
-pub(crate) fn forced_promotions(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn forced_promotions(known: &Known<'_>, out: &mut Reasons) {
     for c in Color::ALL {
         if let Some(reason) = side(known, c) {
             out.push(reason);

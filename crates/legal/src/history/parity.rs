@@ -53,12 +53,13 @@
 use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
 
 use super::{locked::locked, Known};
+use crate::reasons::Reasons;
 use crate::text::color_name;
 use crate::{
     pawns::{advance, plain_cost},
     promotion,
     statics::{dilate, flood, homes, permanently_attacked, Timed},
-    types::{Reason, ReasonCode},
+    types::ReasonCode,
 };
 
 /// Most pawns with a known history whose orders are enumerated for one piece.
@@ -228,7 +229,7 @@ fn kingside_castling_possible(known: &Known<'_>, color: Color, attacked: Bitboar
 }
 
 /// Checks the parity of the position (see the module documentation).
-pub(crate) fn parity(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn parity(known: &Known<'_>, out: &mut Reasons) {
     let pos = known.pos;
     let board = pos.board();
     let statics = known.statics;
@@ -270,8 +271,7 @@ pub(crate) fn parity(known: &Known<'_>, out: &mut Vec<Reason>) {
     if to_move == pos.to_move() {
         return;
     }
-    out.push(Reason::new(
-        ReasonCode::ImpossibleParity,
+    out.add(ReasonCode::ImpossibleParity, Bitboard::EMPTY, || {
         format!(
             "{} is to move, but every game reaching this position has an {} number of moves, so \
              {} would be to move: no unit that can have moved can have made a move keeping the \
@@ -282,9 +282,8 @@ pub(crate) fn parity(known: &Known<'_>, out: &mut Vec<Reason>) {
             color_name(pos.to_move()),
             if moves == 0 { "even" } else { "odd" },
             color_name(to_move),
-        ),
-        Bitboard::EMPTY,
-    ));
+        )
+    });
 }
 
 /// A pawn's path: where it ended, the captures it made (even moves) and their landing
