@@ -1,7 +1,8 @@
 //! Times `retrace_legal::analyze` per position: on every position of random legal games, on the
 //! positions of `positions/*.toml`, and on those of the corpora (`positions/corpora/*.jsonl`).
 //! Prints the median, mean and 99th percentile microseconds per analysis (issue 11 asks for a median
-//! under 20 us on random-game positions and under 200 us on corpus positions).
+//! under 20 us on random-game positions and under 200 us on corpus positions), each set twice in one
+//! run: without the global accounting of both sides' pawns (the baseline) and with it.
 //!
 //! Run: `cargo run --release -p retrace-legal --example analyze_bench [GAMES]`
 
@@ -12,9 +13,11 @@ use retrace_testkit::{random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;
 
-/// Times each position `reps` times and returns the per-analysis times in microseconds.
-fn time_all(positions: &[RetroPosition], reps: usize) -> Vec<f64> {
+/// Times each position `reps` times and returns the per-analysis times in microseconds, with the
+/// global accounting on or off.
+fn time_all(positions: &[RetroPosition], reps: usize, accounting: bool) -> Vec<f64> {
     let mut analyzer = Analyzer::new();
+    analyzer.set_accounting(accounting);
     let mut times = Vec::with_capacity(positions.len());
     for pos in positions {
         let start = Instant::now();
@@ -26,10 +29,11 @@ fn time_all(positions: &[RetroPosition], reps: usize) -> Vec<f64> {
     times
 }
 
-fn report(label: &str, mut times: Vec<f64>) {
+/// Prints the figures of `times`; returns the median.
+fn report(label: &str, mut times: Vec<f64>) -> f64 {
     if times.is_empty() {
         println!("{label}: no positions");
-        return;
+        return 0.0;
     }
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
@@ -38,6 +42,24 @@ fn report(label: &str, mut times: Vec<f64>) {
     println!(
         "{label}: {} positions, median {median:.2} us, mean {mean:.2} us, p99 {p99:.2} us",
         times.len()
+    );
+    median
+}
+
+/// Times `positions` without the global accounting (the baseline) and with it, and prints both
+/// and the ratio of the medians.
+fn compare(label: &str, positions: &[RetroPosition], reps: usize) {
+    let base = report(
+        &format!("{label}, accounting off"),
+        time_all(positions, reps, false),
+    );
+    let with = report(
+        &format!("{label}, accounting on"),
+        time_all(positions, reps, true),
+    );
+    println!(
+        "{label}: median with / without accounting {:.2}x",
+        with / base
     );
 }
 
@@ -136,7 +158,7 @@ fn main() {
         let game = random_game(seed, 40 + (seed as usize * 37) % 260);
         positions.extend(game.positions.iter().map(retro_position));
     }
-    report("random games", time_all(&positions, 3));
-    report("positions/*.toml", time_all(&toml_positions(), 50));
-    report("corpora", time_all(&corpus_positions(), 50));
+    compare("random games", &positions, 3);
+    compare("positions/*.toml", &toml_positions(), 50);
+    compare("corpora", &corpus_positions(), 50);
 }

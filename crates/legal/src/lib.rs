@@ -26,6 +26,9 @@
 //!   ([`ReasonCode::CrowdedHomePen`]), promotions forced after every capture of the other
 //!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), and promotions past a king or
 //!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
+//! - failing those, the pawns of both sides accounted for together, promoted units as pawns on
+//!   their promotion squares, with the captures that pawns of both colours that passed each
+//!   other on a file need ([`ReasonCode::CapturesUnaccounted`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -36,6 +39,7 @@
 
 #![warn(missing_docs)]
 
+mod accounting;
 pub mod cage;
 mod checks;
 mod history;
@@ -57,7 +61,12 @@ use shakmaty::{Bitboard, ByColor, Color};
 pub use cage::{
     analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
 };
-pub use pawns::pawn_moves_needed;
+pub use pawns::{min_pawn_assignment, pawn_moves_needed};
+/// Pawn arithmetic shared with the proof-game bound: a pawn's advance, its fewest moves, and
+/// whether a structure may have come straight.
+pub mod pawn {
+    pub use crate::pawns::{advance, on_distinct_files, walk_moves};
+}
 pub use statics::permanent_squares;
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 
@@ -70,6 +79,8 @@ pub const CAGE_LIMIT: u32 = 8;
 /// than the rest of a position in a search; keeping one `Analyzer` per thread reuses that work.
 pub struct Analyzer {
     pawns: pawns::PawnCache,
+    /// Whether the global accounting ([`ReasonCode::CapturesUnaccounted`]) runs (on by default).
+    accounting: bool,
 }
 
 impl Default for Analyzer {
@@ -84,7 +95,15 @@ impl Analyzer {
     pub fn new() -> Analyzer {
         Analyzer {
             pawns: pawns::PawnCache::new(),
+            accounting: true,
         }
+    }
+
+    /// Turns the global accounting of both sides' pawns ([`ReasonCode::CapturesUnaccounted`]) on
+    /// or off; it is on by default. Off, the analysis is weaker, never wrong: for benchmarks that
+    /// measure what the accounting costs.
+    pub fn set_accounting(&mut self, on: bool) {
+        self.accounting = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -161,6 +180,9 @@ impl Analyzer {
             captures: &analysis.captures,
         };
         history::reasons(&known, out);
+        if out.is_empty() && self.accounting {
+            accounting::global_accounting(&known, out);
+        }
         analysis
     }
 }

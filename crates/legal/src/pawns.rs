@@ -119,8 +119,25 @@ impl PawnCost {
 }
 
 /// How many ranks the pawn of `color` on `sq` has advanced from its second rank.
-pub(crate) fn advance(color: Color, sq: Square) -> i32 {
+#[must_use]
+pub fn advance(color: Color, sq: Square) -> i32 {
     color.relative_rank(sq.rank()) as i32 - 1
+}
+
+/// The fewest moves of a pawn that advanced `w` ranks and changed `d` files (`d <= w`): `d`
+/// captures and `w - d` pushes, one of which may be the double step.
+#[must_use]
+pub fn walk_moves(w: i32, d: i32) -> i32 {
+    w - i32::from(w - d >= 2)
+}
+
+/// Whether no two of the pawns on `pawns` share a file (then each may have come straight).
+#[must_use]
+pub fn on_distinct_files(pawns: Bitboard) -> bool {
+    let files = pawns
+        .into_iter()
+        .fold(0u8, |seen, sq| seen | 1 << sq.file() as u8);
+    files.count_ones() == pawns.count() as u32
 }
 
 /// `dp[mask]`: minimum captures assigning the first `popcount(mask)` pawns (in square order) to the
@@ -180,12 +197,9 @@ pub fn pawn_moves_needed(color: Color, pawns: Bitboard) -> Option<u32> {
     let moves = |sq: Square, start: i32| {
         let d = (sq.file() as i32 - start).abs();
         let w = advance(color, sq);
-        (d <= w).then(|| (w - i32::from(w - d >= 2)) as u8)
+        (d <= w).then(|| walk_moves(w, d) as u8)
     };
-    let files = pawns
-        .into_iter()
-        .fold(0u8, |seen, sq| seen | 1 << sq.file() as u8);
-    if files.count_ones() == pawns.count() as u32 {
+    if on_distinct_files(pawns) {
         return Some(
             pawns
                 .into_iter()
@@ -194,7 +208,19 @@ pub fn pawn_moves_needed(color: Color, pawns: Bitboard) -> Option<u32> {
                 .sum(),
         );
     }
-    let dp = assignment_table_by(pawns, moves)?;
+    min_pawn_assignment(pawns, moves)
+}
+
+/// The least total `cost` over the assignments of the pawns on `pawns` to distinct start files,
+/// where `cost(sq, start)` is what the pawn on `sq` costs if it started on file `start` (0 to 7),
+/// `None` if it cannot have. `None` if no assignment exists. A total of `u8::MAX` or more counts as
+/// impossible, so each cost must stay below 31 (eight pawns).
+#[must_use]
+pub fn min_pawn_assignment(
+    pawns: Bitboard,
+    cost: impl Fn(Square, i32) -> Option<u8>,
+) -> Option<u32> {
+    let dp = assignment_table_by(pawns, cost)?;
     let n = pawns.count() as u32;
     dp.iter()
         .enumerate()

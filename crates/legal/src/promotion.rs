@@ -37,7 +37,7 @@ use crate::{
 };
 
 /// "Unreachable" in the tables.
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// Largest region around a promotion square searched for walls of pawn timing.
 const PEN: usize = 16;
@@ -192,7 +192,7 @@ fn walk_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -> [u8
 }
 
 /// "Cannot walk there" in [`walk_costs`] (no walk needs more than six captures).
-const NO_WALK: u8 = u8::MAX;
+pub(crate) const NO_WALK: u8 = u8::MAX;
 
 /// The fewest captures of a walk to the promotion square of each file (see [`walk_costs`]).
 fn promotion_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -> [u32; 8] {
@@ -208,8 +208,8 @@ fn promotion_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -
     out
 }
 
-/// [`walk_costs`] from every start file, indexed by start file.
-type Walks = [[u8; 64]; 8];
+/// [`walk_costs`] from every start file, indexed by start file ([`NO_WALK`] where it cannot walk).
+pub(crate) type Walks = [[u8; 64]; 8];
 
 /// Recent [`Walks`] by what they depend on. Inside a search most positions share their units that
 /// never moved and their pawns' one-step histories with the position before, so the walks repeat.
@@ -260,6 +260,39 @@ fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps) -> Walks {
     })
 }
 
+/// The walks of `color`'s pawns from every start file around the static squares of `statics`,
+/// never along the move of a pawn of known history (see [`walk_costs`]).
+pub(crate) fn walls_walks(color: Color, statics: &Statics) -> Walks {
+    walks(color, statics.fixed, &CutSteps::new(color, &statics.timed))
+}
+
+/// The fewest captures the pawn of `color` on `sq` made if it started on file `start` ([`NONE`] if
+/// it cannot have): its file distance, and at least the captures of its walk around the walls of
+/// `by_start` ([`walls_walks`]); a pawn of known history came from its one origin.
+pub(crate) fn walked_cost(
+    color: Color,
+    sq: Square,
+    start: usize,
+    statics: &Statics,
+    by_start: &Walks,
+) -> u32 {
+    let plain = plain_cost(color, sq, start as i32).map_or(NONE, u32::from);
+    if plain == NONE || statics.fixed.contains(sq) {
+        return plain;
+    }
+    if let Some(t) = statics.timed.iter().find(|t| t.to == sq) {
+        return if t.from.file() as usize == start {
+            plain
+        } else {
+            NONE
+        };
+    }
+    match by_start[start][usize::from(sq)] {
+        NO_WALK => NONE,
+        c => u32::from(c).max(plain),
+    }
+}
+
 /// The number of files in each set of start files (a popcount table: the assignment below reads it
 /// for all 256 sets, and generic x86-64 code has no popcount instruction).
 const FILES_IN: [u8; 256] = {
@@ -297,7 +330,7 @@ pub(crate) fn min_captures(
     let by_start = if demands.is_empty() && !timed_walks {
         [[NO_WALK; 64]; 8]
     } else {
-        walks(color, statics.fixed, &CutSteps::new(color, &statics.timed))
+        walls_walks(color, statics)
     };
     let table: Vec<[u32; 8]> = demands
         .iter()
@@ -316,20 +349,10 @@ pub(crate) fn min_captures(
         })
         .collect();
     let pawn_cost = |sq: Square, start: usize| -> u32 {
-        let plain = plain_cost(color, sq, start as i32).map_or(NONE, u32::from);
-        if !timed_walks || plain == NONE || statics.fixed.contains(sq) {
-            return plain;
-        }
-        if let Some(t) = statics.timed.iter().find(|t| t.to == sq) {
-            return if t.from.file() as usize == start {
-                plain
-            } else {
-                NONE
-            };
-        }
-        match by_start[start][usize::from(sq)] {
-            NO_WALK => NONE,
-            c => u32::from(c).max(plain),
+        if timed_walks {
+            walked_cost(color, sq, start, statics, &by_start)
+        } else {
+            plain_cost(color, sq, start as i32).map_or(NONE, u32::from)
         }
     };
     let items = list.len() + demands.len();

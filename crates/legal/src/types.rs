@@ -130,6 +130,14 @@ reason_codes! {
     /// More units of a kind stand in a pen (walled in time) than originals of that kind start in
     /// it, and none of them can have been promoted into it.
     CrowdedHomePen = "crowded_home_pen",
+    /// Every line of retractions from the position, with every uncapture the missing units allow,
+    /// repeats a position or dies within a finite set: no history leads back to the initial array
+    /// (the whole board verified as a cage, see `cage::closure`).
+    Closure = "closure",
+    /// No account of both sides' pawns (on the board and those that promoted) to start files fits
+    /// the units each side is missing, once the pawns of both colours that passed each other on a
+    /// file are charged the captures that let one of them by.
+    CapturesUnaccounted = "captures_unaccounted",
 }
 
 impl ReasonCode {
@@ -262,6 +270,8 @@ mod tests {
             "no_promotion_square",
             "pawn_walks_need_captures",
             "crowded_home_pen",
+            "closure",
+            "captures_unaccounted",
         ];
         assert_eq!(codes, contract);
     }

@@ -94,3 +94,23 @@ fn no_legal_corpus_position_is_called_illegal() {
         .collect();
     assert!(wrong.is_empty(), "false illegal:\n{}", wrong.join("\n"));
 }
+
+/// The closure (the whole position verified as a cage, issue 17) proves no legal corpus position
+/// illegal, with the budget `prove` gives it.
+#[test]
+fn no_legal_corpus_position_is_closed() {
+    let store = retrace_legal::CageStore::new();
+    let wrong: Vec<String> = legal_positions()
+        .iter()
+        .filter_map(|(id, pos)| {
+            let found = retrace_legal::cage::closure(pos, &store, CLOSURE_NODES, None);
+            found
+                .closed
+                .map(|c| format!("{id} {}: {}", pos.fen(), c.reason()))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "false closure:\n{}", wrong.join("\n"));
+}
+
+/// `prove`'s closure budget (`retrace_search::PROVE_CLOSURE_NODES`).
+const CLOSURE_NODES: u64 = 20_000;

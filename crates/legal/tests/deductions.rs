@@ -99,3 +99,28 @@ fn pen_holds_at_most_the_rooks_that_started_in_it() {
     // Without the b-pawn the pen opens at b2: the h1 rook can have come in.
     assert_legal("4k3/8/8/8/8/8/P1PP4/RRBK4 b - -");
 }
+
+/// White's three rooks need a promotion, which only the h-pawn can have made, without a capture
+/// (Black has all sixteen units): straight up the h-file, past Black's h-pawn, which came from h7
+/// (g7 never moved) without leaving the file either (White misses no unit). Two pawns that stay on
+/// one file never pass each other.
+#[test]
+fn pawns_of_both_sides_accounted_together() {
+    let a = assert_illegal(
+        "rnbqkbnr/ppppppp1/8/7p/3R4/8/PPPPPPP1/RNBQKBNR b - -",
+        CapturesUnaccounted,
+    );
+    assert!(a.reasons[0].squares.contains(&Square::H5));
+    // The same with colours swapped: Black's a-pawn promoted on a1 past White's a-pawn on a4.
+    assert_illegal(
+        "rnbqkbnr/1ppppppp/8/8/P2r4/8/1PPPPPPP/RNBQKBNR w - -",
+        CapturesUnaccounted,
+    );
+    // Black misses both knights: hxg5 and gxh7 let White's h-pawn by (g7 and f7 never moved).
+    assert_legal("r1bqkb1r/ppppppp1/8/7p/3R4/8/PPPPPPP1/RNBQKBNR b - -");
+    // White misses both knights: Black's h-pawn can have left its file and come back (h7xg6,
+    // g6xh5) once White's pawn was past, so Black pays for the pair.
+    assert_legal("rnbqkbnr/ppppppp1/8/7p/3R4/8/PPPPPPP1/R1BQKB1R b - -");
+    // Black's h-pawn is gone (captured on h4): the h-file was free.
+    assert_legal("rnbqkbnr/ppppppp1/8/8/3R4/8/PPPPPPP1/RNBQKBNR b - -");
+}

@@ -290,7 +290,12 @@ fn check(
         ProofReport::new(pos, depth, &proof)
     });
     if let Some(report) = report.as_ref().filter(|r| r.has_history == Some(false)) {
-        reasons.push(json!({ "code": "no_history", "message": report.summary, "squares": [] }));
+        let code = if report.closure {
+            retrace_legal::ReasonCode::Closure.as_str()
+        } else {
+            "no_history"
+        };
+        reasons.push(json!({ "code": code, "message": report.summary, "squares": [] }));
     }
     let illegal = !reasons.is_empty();
     let by_side =

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use retrace_search::{line_notation, Proof, Try};
+use retrace_search::{line_notation, Cut, Proof, Try};
 use retrace_unmove::RetroPosition;
 use serde_json::{json, Value};
 
@@ -11,8 +11,12 @@ pub struct ProofReport {
     /// A history was found, or every history was shown to die earlier (`Some(false)`: the
     /// position is illegal); `None` when the search was stopped before it knew.
     pub has_history: Option<bool>,
-    /// One line of explanation, also the message of the `no_history` reason.
+    /// One line of explanation, also the message of the `no_history` reason (or of the
+    /// `closure` reason, see `closure`).
     pub summary: String,
+    /// Whether the closure answered (the position's lines only go round in a finite set): the
+    /// verdict's reason code is then `closure` rather than `no_history`.
+    pub closure: bool,
     /// The history, or each last move with how long its longest line lasted.
     pub details: Vec<String>,
     pub json: Value,
@@ -27,9 +31,11 @@ impl ProofReport {
                 ProofReport {
                     has_history: Some(true),
                     summary: format!(
-                        "a history of {depth} {} without repetition exists (last move first):",
+                        "a history of at least {depth} {} without repetition exists (last move \
+                         first):",
                         plies(depth)
                     ),
+                    closure: false,
                     details: vec![moves.join(" ")],
                     json: json!({
                         "depth": depth,
@@ -37,6 +43,7 @@ impl ProofReport {
                         "history": moves,
                         "longest": { "plies": depth, "line": moves },
                         "tries": [],
+                        "closure": Value::Null,
                     }),
                 }
             }
@@ -44,6 +51,7 @@ impl ProofReport {
                 tries,
                 longest,
                 complete,
+                closure,
             } => {
                 let tried: Vec<(String, &Try)> = tries
                     .iter()
@@ -52,6 +60,10 @@ impl ProofReport {
                 let best = tried.iter().map(|t| t.1.survived).max().unwrap_or(0);
                 let repeats = tried.iter().any(|t| t.1.repeats);
                 let summary = match (complete, best, repeats) {
+                    _ if closure.is_some() => closure
+                        .as_ref()
+                        .map(|r| r.message.clone())
+                        .unwrap_or_default(),
                     (false, _, _) => {
                         "the search was stopped before it found a history or ruled one out".into()
                     }
@@ -77,7 +89,7 @@ impl ProofReport {
                 // One line per survival length, longest first: the moves that came closest.
                 let mut by_length: Vec<(Group, Vec<&str>)> = Vec::new();
                 for (m, t) in &tried {
-                    let group = (t.survived, t.repeats, t.caged);
+                    let group = (t.survived, t.repeats, t.cut);
                     match by_length.iter_mut().find(|(g, _)| *g == group) {
                         Some((_, moves)) => moves.push(m),
                         None => by_length.push((group, vec![m])),
@@ -86,8 +98,12 @@ impl ProofReport {
                 by_length.sort_by_key(|entry| std::cmp::Reverse(entry.0));
                 let mut details: Vec<String> = by_length
                     .iter()
-                    .map(|((n, repeats, caged), moves)| match (n, repeats) {
-                        (0, _) if *caged => {
+                    .map(|((n, repeats, cut), moves)| match (n, repeats) {
+                        _ if *cut == Cut::Closure => format!(
+                            "into a closure (its lines only go round): {}",
+                            moves.join(" ")
+                        ),
+                        (0, _) if *cut == Cut::Cage => {
                             format!("into a cage at once: {}", moves.join(" "))
                         }
                         (0, _) => format!("into an illegal position at once: {}", moves.join(" ")),
@@ -113,6 +129,7 @@ impl ProofReport {
                 ProofReport {
                     has_history: complete.then_some(false),
                     summary,
+                    closure: closure.is_some(),
                     details,
                     json: json!({
                         "depth": depth,
@@ -126,8 +143,10 @@ impl ProofReport {
                                 "survived": t.survived,
                                 "repeats": t.repeats,
                                 "caged": t.caged,
+                                "cut": t.cut.as_str(),
                             }))
                             .collect::<Vec<_>>(),
+                        "closure": closure.as_ref().map(|r| r.message.clone()),
                     }),
                 }
             }
@@ -146,8 +165,8 @@ impl ProofReport {
 }
 
 /// How `prove`'s report groups last moves: the plies they survived, whether longer lines only
-/// repeat, whether they lead into a cage at once.
-type Group = (u32, bool, bool);
+/// repeat, what cut them.
+type Group = (u32, bool, Cut);
 
 /// "ply" or "plies".
 fn plies(n: u32) -> &'static str {

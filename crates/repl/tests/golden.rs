@@ -39,7 +39,7 @@ fn golden(name: &str, args: &[&str], stdin: &str) {
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let actual = mask_timings(&String::from_utf8(out.stdout).expect("the output is UTF-8"));
+    let actual = common::mask_timings(&String::from_utf8(out.stdout).expect("the output is UTF-8"));
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "golden", name]
         .iter()
         .collect();
@@ -66,61 +66,17 @@ fn golden(name: &str, args: &[&str], stdin: &str) {
     }
 }
 
-/// The output with every timing written `<ms>`: the number before ` ms` in text, and the value
-/// of `"elapsed_ms"` in JSON.
-fn mask_timings(text: &str) -> String {
-    let is_number = |c: char| c.is_ascii_digit() || c == '.';
-    let mut masked = String::with_capacity(text.len());
-    let mut rest = text;
-    loop {
-        let text_ms = rest.find(" ms").map(|at| {
-            let start = rest[..at].trim_end_matches(is_number).len();
-            (start, at)
-        });
-        let json_ms = rest.find("\"elapsed_ms\":").map(|at| {
-            let start = at + "\"elapsed_ms\":".len();
-            let tail = &rest[start..];
-            let len = tail.len()
-                - tail
-                    .trim_start_matches(|c: char| is_number(c) || "eE+-".contains(c))
-                    .len();
-            (start, start + len)
-        });
-        let next = match (text_ms, json_ms) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let Some((start, end)) = next else {
-            masked.push_str(rest);
-            return masked;
-        };
-        masked.push_str(&rest[..start]);
-        let value = &rest[start..end];
-        if value.is_empty() {
-            masked.push_str(&rest[start..end + 1]);
-            rest = &rest[end + 1..];
-        } else {
-            masked.push_str(if rest[end..].starts_with(" ms") {
-                "<ms>"
-            } else {
-                "\"<ms>\""
-            });
-            rest = &rest[end..];
-        }
-    }
-}
-
 #[test]
 fn mask_timings_masks_only_timings() {
     assert_eq!(
-        mask_timings("7 solutions (62 nodes, 40.4 ms)\n"),
+        common::mask_timings("7 solutions (62 nodes, 40.4 ms)\n"),
         "7 solutions (62 nodes, <ms> ms)\n"
     );
     assert_eq!(
-        mask_timings("{\"count\":2,\"elapsed_ms\":1.25e-3,\"nodes\":9}"),
+        common::mask_timings("{\"count\":2,\"elapsed_ms\":1.25e-3,\"nodes\":9}"),
         "{\"count\":2,\"elapsed_ms\":\"<ms>\",\"nodes\":9}"
     );
-    assert_eq!(mask_timings("a ms b 12 ms"), "a ms b <ms> ms");
+    assert_eq!(common::mask_timings("a ms b 12 ms"), "a ms b <ms> ms");
 }
 
 #[test]

@@ -1,40 +1,10 @@
 //! The interactive retractor on a real pseudo-terminal: completion, Ctrl-C, history.
 
-use std::{path::PathBuf, process::Command, thread, time::Duration};
+mod common;
 
-use rexpect::{reader::Options, session::spawn_with_options, session::PtySession};
+use std::{thread, time::Duration};
 
-const TIMEOUT_MS: u64 = 20_000;
-
-/// A fresh history file for one test.
-fn history_file(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("retrace-pty-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir.join("history")
-}
-
-fn start(history: &PathBuf) -> PtySession {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_retrace"));
-    command
-        .env("RETRACE_HISTORY", history)
-        .env("TERM", "xterm")
-        .env("NO_COLOR", "1");
-    let options = Options::new()
-        .timeout_ms(Some(TIMEOUT_MS))
-        .strip_ansi_escape_codes(true);
-    let mut session = spawn_with_options(command, options).expect("the REPL starts on a pty");
-    session.exp_string("Type help").expect("the greeting");
-    session
-        .exp_string("Black retracts [0]> ")
-        .expect("the first prompt");
-    session
-}
-
-/// Types `keys` without Enter; rexpect buffers until a newline otherwise.
-fn type_keys(s: &mut PtySession, keys: &str) {
-    s.send(keys).expect("send");
-    s.flush().expect("flush");
-}
+use common::pty::{history_file, quit, start, type_keys};
 
 const BRANDIS: &str = "board 8/8/8/8/8/1P6/1PkPP3/KR1b4 w";
 
@@ -55,8 +25,7 @@ fn tab_completes_commands_and_legal_retractions() {
     // A command name completes too.
     type_keys(&mut s, "und\t\r");
     s.exp_string("White retracts [0]> ").expect("undo ran");
-    s.send_line("quit").expect("quit");
-    s.exp_eof().expect("the REPL ends");
+    quit(s, &history);
 }
 
 #[test]
@@ -81,8 +50,7 @@ fn ctrl_c_interrupts_a_long_solve_and_the_session_goes_on() {
     type_keys(&mut s, "retract something");
     s.send_control('c').expect("Ctrl-C");
     s.exp_string("^C").expect("line cancelled");
-    s.send_line("quit").expect("quit");
-    s.exp_eof().expect("the REPL ends");
+    quit(s, &history);
 }
 
 #[test]
@@ -101,9 +69,7 @@ fn history_is_kept_between_sessions() {
     type_keys(&mut s, "\r");
     s.exp_string("White retracts [0]> ")
         .expect("the recalled command set the position up");
-    s.send_line("quit").expect("quit");
-    s.exp_eof().expect("the REPL ends");
-    let _ = std::fs::remove_dir_all(history.parent().expect("dir"));
+    quit(s, &history);
 }
 
 /// A paste of several lines (bracketed by the terminal) runs one command per line, in order.
@@ -123,6 +89,5 @@ fn a_multi_line_paste_runs_one_command_per_line() {
         .expect("the third line listed");
     s.exp_string("Black retracts [1]> ")
         .expect("one prompt after the paste");
-    s.send_line("quit").expect("quit");
-    s.exp_eof().expect("the REPL ends");
+    quit(s, &history);
 }

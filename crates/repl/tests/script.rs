@@ -318,7 +318,7 @@ fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
     );
     let text = stdout(&out);
     assert!(
-        text.contains("a history of 3 plies without repetition exists (last move first):\n  Ka2-a1 Kc1-c2 Ra1xNb1+"),
+        text.contains("a history of at least 3 plies without repetition exists (last move first):\n  Ka2-a1 Kc1-c2 Ra1xNb1+"),
         "{text}"
     );
     // Stepping in leaves the line at the history's end: three retractions taken.

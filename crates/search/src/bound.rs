@@ -10,14 +10,22 @@
 //! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn.
 //! Every missing enemy unit was captured by a move of the side, which may be one of those moves.
 //!
+//! Where the missing units were captured adds to their own side's count: a pawn on the board that
+//! changed files captured on the files between, at ranks its advance allows, and what it took
+//! stood there, so it had moved there ([`captured_units_moves`]).
+//!
 //! Castling is the one move that moves two units: it is counted once, as a king move (the king
 //! may start from c1 or g1 at the cost of one move), and a rook on d1 or f1 counts as home. Both
 //! relax the bound, so it stays a lower bound for any game, castled or not.
 
-use std::cell::RefCell;
+use std::{
+    cell::RefCell,
+    sync::atomic::{AtomicBool, Ordering},
+};
 
+use retrace_legal::pawn;
 use retrace_unmove::RetroPosition;
-use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Role, Square};
+use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Rank, Role, Square};
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
 /// and four single steps or captures), the promotion being the fifth.
@@ -212,10 +220,144 @@ fn pawn_moves(color: Color, pawns: Bitboard) -> u32 {
     })
 }
 
+/// Whether [`moves_needed`] counts where the captured units were taken ([`captured_units_moves`]).
+/// Always on in use; the switch lets a benchmark measure the term against the bound without it,
+/// in one run.
+static CAPTURE_SQUARES: AtomicBool = AtomicBool::new(true);
+
+/// Turns the capture-square term of the proof-game bound on or off (for benchmarks only).
+#[doc(hidden)]
+pub fn set_capture_squares(on: bool) {
+    CAPTURE_SQUARES.store(on, Ordering::Relaxed);
+}
+
+/// The fewest moves a possibly missing unit of `victim` made to stand on each square (and be
+/// captured there), `FAR` where none can: an original piece from its start square along the
+/// shortest paths of `maps` (the king is never captured), and, when `pawns_missing`, a pawn down
+/// its own file (`w` ranks in `w - 1` moves with the double step). Every original piece is a
+/// candidate, whichever is really missing, which only lowers the costs. A pawn that promoted and
+/// was captured later made five moves at least, more than a pawn's walk to any square where a
+/// pawn captures (its own ranks 2 to 6: at most three moves), so the pawn's cost covers it. An en
+/// passant capture takes a pawn on the rank before the capture square, reached in as many moves
+/// (a double step or a single one), so the cost of the capture square holds for it too.
+fn capture_costs(maps: &Maps, victim: Color, pawns_missing: bool) -> [u8; 64] {
+    let mut costs = [FAR; 64];
+    for map in &maps[..7] {
+        for (cost, &moves) in costs.iter_mut().zip(map) {
+            *cost = (*cost).min(moves);
+        }
+    }
+    if pawns_missing {
+        for sq in Square::ALL {
+            let walked = pawn::advance(victim, sq);
+            if walked >= 0 {
+                let moves = pawn::walk_moves(walked, 0) as u8;
+                let cost = &mut costs[sq.to_usize()];
+                *cost = (*cost).min(moves);
+            }
+        }
+    }
+    costs
+}
+
+/// What the units that the pawn of `capturer` on `sq` captured cost their side, at least, if it
+/// started on file `start` (`None` if it cannot have, or if no missing unit can stand where it
+/// captured): it changed `d` files by `d` captures, the i-th onto the i-th file from `start`, after
+/// at least `i` ranks of advance and with the `d - i` further captures still to come, each taking
+/// a different unit whose moves to that square `costs` bounds.
+fn pawn_capture_cost(capturer: Color, sq: Square, start: i32, costs: &[u8; 64]) -> Option<u8> {
+    let file = sq.file() as i32;
+    let d = (file - start).abs();
+    let advance = pawn::advance(capturer, sq);
+    if d > advance {
+        return None;
+    }
+    let step = (file - start).signum();
+    let mut total = 0u32;
+    for i in 1..=d {
+        let on = File::new((start + i * step) as u32);
+        let cheapest = (i..=advance - (d - i))
+            .map(|a| {
+                let rank = capturer.relative_rank(Rank::new(a as u32 + 1));
+                costs[Square::from_coords(on, rank).to_usize()]
+            })
+            .min()
+            .unwrap_or(FAR);
+        if cheapest == FAR {
+            return None;
+        }
+        total += u32::from(cheapest);
+    }
+    // min_pawn_assignment wants small costs; a smaller one is still a lower bound.
+    Some(total.min(30) as u8)
+}
+
+/// Slots of the per-thread cache of capture-square terms (a power of two).
+const CAPTURE_SLOTS: usize = 1 << 10;
+
+/// A capture-square term with its key: the capturing side, its pawns, the permanent squares, and
+/// what of the victim is missing (any unit, a pawn).
+type CaptureSlot = Option<((Color, Bitboard, Bitboard, bool, bool), u32)>;
+
+thread_local! {
+    /// The capture-square terms seen lately: they depend on pawns and walls only.
+    static CAPTURE_CACHE: RefCell<Vec<CaptureSlot>> = RefCell::new(vec![None; CAPTURE_SLOTS]);
+}
+
+/// The moves the units of `capturer`'s enemy that `capturer`'s pawns on `pawns` captured made
+/// before being captured, at least, over every assignment of the pawns to start files
+/// ([`retrace_legal::min_pawn_assignment`]); `victim_maps` are the enemy's shortest paths around
+/// the permanent squares. Zero when no two pawns share a file (each may have come straight), far
+/// beyond any game when no assignment leaves a missing unit for each capture.
+///
+/// A lower bound: each capture took a distinct unit that is not on the board, so its moves are
+/// counted nowhere else, and it had moved to the capture square, at least as many moves as the
+/// cheapest candidate's there.
+fn captured_units_moves(
+    capturer: Color,
+    pawns: Bitboard,
+    walls: Bitboard,
+    victim_maps: &Maps,
+    missing: (bool, bool),
+) -> u32 {
+    if pawn::on_distinct_files(pawns) {
+        return 0;
+    }
+    let key = (capturer, pawns, walls, missing.0, missing.1);
+    let hash =
+        (u64::from(pawns) ^ u64::from(walls).rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let slot = (hash >> 54) as usize % CAPTURE_SLOTS;
+    CAPTURE_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        match cache[slot] {
+            Some((k, moves)) if k == key => moves,
+            _ => {
+                let moves = if missing.0 {
+                    let costs = capture_costs(victim_maps, capturer.other(), missing.1);
+                    retrace_legal::min_pawn_assignment(pawns, |sq, start| {
+                        pawn_capture_cost(capturer, sq, start, &costs)
+                    })
+                    .unwrap_or(u32::from(FAR))
+                } else {
+                    // Nothing to capture: the pawn structure that needs captures is impossible.
+                    u32::from(FAR)
+                };
+                cache[slot] = Some((key, moves));
+                moves
+            }
+        }
+    })
+}
+
 /// A lower bound on the moves each side made to bring its units from the initial array to `pos`
 /// (see the module's documentation).
 #[must_use]
 pub fn moves_needed(pos: &RetroPosition) -> ByColor<u32> {
+    moves_needed_with(pos, CAPTURE_SQUARES.load(Ordering::Relaxed))
+}
+
+/// [`moves_needed`], with or without the capture-square term.
+fn moves_needed_with(pos: &RetroPosition, capture_squares: bool) -> ByColor<u32> {
     let board = pos.board();
     let walls = retrace_legal::permanent_squares(pos);
     with_maps(walls, |maps| {
@@ -226,7 +368,14 @@ pub fn moves_needed(pos: &RetroPosition) -> ByColor<u32> {
                 .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
                 .fold(0u32, u32::saturating_add);
             let pawns = pawn_moves(color, ours & board.pawns());
-            let moves = pieces.saturating_add(pawns);
+            let captured = if capture_squares {
+                let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
+                let enemy_pawns = board.by_color(color.other()) & board.pawns();
+                captured_units_moves(color.other(), enemy_pawns, walls, maps.get(color), missing)
+            } else {
+                0
+            };
+            let moves = pieces.saturating_add(pawns).saturating_add(captured);
             let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
             moves.max(missing)
         })
@@ -250,7 +399,7 @@ mod tests {
     #[test]
     fn moves_needed_never_exceeds_the_moves_played() {
         let (mut castled, mut promoted, mut walled) = (0, 0, 0);
-        let mut checked = 0;
+        let (mut checked, mut tightened) = (0, 0);
         for seed in 0..4_000 {
             let game = random_game(seed, 80);
             castled += game
@@ -271,12 +420,18 @@ mod tests {
                 );
                 let walls = retrace_legal::permanent_squares(&retro);
                 walled += usize::from((walls & !pos.board().pawns()).any());
+                tightened += usize::from(bound != moves_needed_with(&retro, false));
                 checked += 1;
             }
         }
         assert!(castled > 1_000, "the games castled only {castled} times");
         assert!(promoted > 1_000, "the games promoted only {promoted} times");
         assert!(walled > 1_000, "only {walled} positions had walled pieces");
+        // Where the captured units were taken raises the bound often enough to be tested here.
+        assert!(
+            tightened > 1_000,
+            "the capture squares raised the bound only {tightened} times"
+        );
         assert!(checked > 100_000);
     }
 
@@ -315,6 +470,26 @@ mod tests {
             }
         }
         assert!(positions > 1_000, "only {positions} positions");
+    }
+
+    /// The c3 pawn came from b2, the only free start file (a2, c2 and d2 are at home), so it
+    /// captured on c3, and what it took was Black's one missing unit, the queen (all eight black
+    /// pawns are on the board: no promoted unit either). The queen stood on c3 first: from d8,
+    /// with c7 and d7 at home, it leaves only through e7, and no square it reaches in one move
+    /// (e7, f6, g5, h4) only f6 sees c3, so two moves (d8-f6-c3, as in 1.Nf3
+    /// e6 2.Ng1 Qf6 3.Nf3 Qc3), and the e-pawn made one: Black made three moves at least. Without
+    /// the term the bound saw only the pawn's move.
+    #[test]
+    fn a_capture_by_a_pawn_costs_the_captured_unit_its_way_there() {
+        let fen = "rnb1kbnr/pppp1ppp/4p3/8/8/2P5/P1PPPPPP/RNBQKBNR b - -";
+        assert_eq!(needed(fen).black, 3);
+        assert_eq!(
+            moves_needed_with(&RetroPosition::from_fen(fen).expect("FEN"), false).black,
+            1
+        );
+        // The near miss: with b2 at home and c2 gone, the c3 pawn came straight and took nothing.
+        let straight = needed("rnb1kbnr/pppp1ppp/4p3/8/8/2P5/PP1PPPPP/RNBQKBNR b - -");
+        assert_eq!(straight.black, 1);
     }
 
     #[test]

@@ -23,10 +23,15 @@ use std::{
     time::Duration,
 };
 
-use retrace_legal::{cage::AutoLimits, find_cage, CageStore, Reason};
+use retrace_legal::{
+    cage::{closure, AutoLimits},
+    find_cage, CageStore, Reason,
+};
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::ByColor;
 
+#[doc(hidden)]
+pub use bound::set_capture_squares;
 use engine::{with_policy, Search};
 pub use facts::GameFacts;
 use facts::LostRights;
@@ -56,6 +61,14 @@ pub trait Pruner {
     fn has_deep(&self) -> bool {
         false
     }
+
+    /// The costliest proof that `pos` is illegal: its closure, every line of retractions from it
+    /// repeating or dying in a finite set ([`retrace_legal::cage::closure`]). [`prove`] asks it of
+    /// the position and of the last moves it would otherwise report; just as sound as
+    /// [`Pruner::is_illegal`]; by default it proves nothing.
+    fn closure_reason(&self, _pos: &RetroPosition) -> Option<Reason> {
+        None
+    }
 }
 
 /// Prunes nothing: the search then relies on retractions alone.
@@ -77,6 +90,10 @@ pub const SEARCH_CAGE_LIMITS: AutoLimits = AutoLimits {
     total_nodes: 5_000,
 };
 
+/// Nodes the closure of a position may expand when [`prove`] asks it ([`LegalPruner`]'s
+/// default): about a quarter of a second at worst. A last move gets a quarter of it.
+pub const PROVE_CLOSURE_NODES: u64 = 20_000;
+
 /// The store of a pruner given none: empty, but it keeps what the cage attempts learn for the
 /// whole process.
 static NO_CAGES: LazyLock<CageStore> = LazyLock::new(CageStore::new);
@@ -88,6 +105,8 @@ pub struct LegalPruner<'c> {
     cages: &'c CageStore,
     /// Limits of the cage attempt; `None` turns it off.
     finding: Option<AutoLimits>,
+    /// Nodes of the closure attempt; `None` turns it off.
+    closure: Option<u64>,
 }
 
 impl Default for LegalPruner<'static> {
@@ -110,6 +129,7 @@ impl<'c> LegalPruner<'c> {
         LegalPruner {
             cages: store,
             finding: Some(SEARCH_CAGE_LIMITS),
+            closure: Some(PROVE_CLOSURE_NODES),
         }
     }
 
@@ -118,6 +138,15 @@ impl<'c> LegalPruner<'c> {
     pub fn with_cage_finding(self, limits: Option<AutoLimits>) -> LegalPruner<'c> {
         LegalPruner {
             finding: limits,
+            ..self
+        }
+    }
+
+    /// The same pruner with another node cap for the closure attempt, or none (`None`).
+    #[must_use]
+    pub fn with_closure(self, max_nodes: Option<u64>) -> LegalPruner<'c> {
+        LegalPruner {
+            closure: max_nodes,
             ..self
         }
     }
@@ -135,6 +164,13 @@ impl Pruner for LegalPruner<'_> {
     fn deep_reason(&self, pos: &RetroPosition) -> Option<Reason> {
         let limits = self.finding.as_ref()?;
         find_cage(pos, limits, self.cages).found.map(|f| f.reason())
+    }
+
+    fn closure_reason(&self, pos: &RetroPosition) -> Option<Reason> {
+        let max_nodes = self.closure?;
+        closure(pos, self.cages, max_nodes, None)
+            .closed
+            .map(|c| c.reason())
     }
 }
 
@@ -288,10 +324,13 @@ pub enum Proof {
         /// Each last move tried, with how long its longest repetition-free line lasted.
         tries: Vec<Try>,
         /// The longest repetition-free line found, last move first (empty when every last move
-        /// leads to an illegal position).
+        /// leads to an illegal position, or when the closure answered).
         longest: Vec<Retraction>,
         /// False when the node budget or cancellation cut the search short.
         complete: bool,
+        /// The proof that every line of retractions from the position repeats or dies in a
+        /// finite set ([`Pruner::closure_reason`]), when that answered before any search.
+        closure: Option<Reason>,
     },
 }
 
@@ -309,6 +348,35 @@ pub struct Try {
     /// Whether the move leads at once to a position the costlier verdict (the cage attempt)
     /// proves illegal, rather than the analysis.
     pub caged: bool,
+    /// What cut the move's lines short.
+    pub cut: Cut,
+}
+
+/// What cut the lines of a last move that [`prove`] tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cut {
+    /// The move leads at once to a position the analysis proves illegal.
+    Illegal,
+    /// The move leads at once to a position in a cage ([`Pruner::deep_reason`]).
+    Cage,
+    /// The move leads into a closure: every line of retractions from the position it leads to
+    /// repeats or dies in a finite set ([`Pruner::closure_reason`]).
+    Closure,
+    /// The search: every line of the move died or repeated within [`Try::survived`] plies.
+    Depth,
+}
+
+impl Cut {
+    /// A stable lowercase name (for JSON): `illegal`, `cage`, `closure` or `depth`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cut::Illegal => "illegal",
+            Cut::Cage => "cage",
+            Cut::Closure => "closure",
+            Cut::Depth => "depth",
+        }
+    }
 }
 
 /// Looks for a history `max_depth` plies deep, or shows that every history dies earlier.
@@ -378,7 +446,33 @@ fn prove_in<P: Pruner>(
                 tries: Vec::new(),
                 longest: Vec::new(),
                 complete: true,
+                closure: None,
             }
+        };
+    }
+    // A closed position has long lines that only go round: no search can tell them from a
+    // history, the closure can.
+    if let Some(reason) = pruner.closure_reason(pos) {
+        let tries = pos
+            .retractions()
+            .into_iter()
+            .map(|r| {
+                let illegal = pruner.is_illegal(&pos.retract(r));
+                Try {
+                    retraction: r,
+                    survived: 0,
+                    repeats: false,
+                    caged: false,
+                    // The position it leads to is a node of the closure, proven with it.
+                    cut: if illegal { Cut::Illegal } else { Cut::Closure },
+                }
+            })
+            .collect();
+        return Proof::NoHistory {
+            tries,
+            longest: Vec::new(),
+            complete: true,
+            closure: Some(reason),
         };
     }
     // The position itself is the root of every line: no line may come back to it.
@@ -394,6 +488,7 @@ fn prove_in<P: Pruner>(
                 survived: 0,
                 repeats: false,
                 caged: !illegal,
+                cut: if illegal { Cut::Illegal } else { Cut::Cage },
             });
             continue;
         }
@@ -410,6 +505,19 @@ fn prove_in<P: Pruner>(
             survived += 1;
         }
         if survived == max_depth && search.has_checked_history(&child, max_depth - 1, 2) {
+            // The line is repetition-free, but a closed position's lines go round without
+            // repeating for as long as the closure is large: only a move out of every closure
+            // is evidence.
+            if pruner.closure_reason(&child).is_some() {
+                tries.push(Try {
+                    retraction: r,
+                    survived: 0,
+                    repeats,
+                    caged: false,
+                    cut: Cut::Closure,
+                });
+                continue;
+            }
             let mut line = vec![r];
             line.extend(search.witness(&child, max_depth - 1, 2));
             return Proof::History(line);
@@ -419,6 +527,7 @@ fn prove_in<P: Pruner>(
             survived,
             repeats,
             caged: false,
+            cut: Cut::Depth,
         });
         if best.as_ref().is_none_or(|b| b.2 < survived) {
             best = Some((r, child, survived));
@@ -438,6 +547,7 @@ fn prove_in<P: Pruner>(
         tries,
         longest,
         complete: !search.budget.stopped,
+        closure: None,
     }
 }
 

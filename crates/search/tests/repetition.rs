@@ -1,7 +1,7 @@
 //! Histories that repeat a position prove nothing (issue 17): `prove` and the existence searches
 //! count only repetition-free lines, and never lose the history of a legal position for it.
 
-use retrace_search::{prove, solve, LegalPruner, NoPruning, Proof, SolveParams, Try};
+use retrace_search::{prove, solve, Cut, LegalPruner, NoPruning, Proof, Pruner, SolveParams, Try};
 use retrace_testkit::{positions_along, random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;
@@ -34,8 +34,10 @@ fn repeats(pos: &RetroPosition, line: &[retrace_unmove::Retraction]) -> bool {
 /// so every line longer than 7 plies repeats: the position has a 10-ply line, but no history.
 const SEALED: &str = "5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1";
 
-/// The near miss: without the pawn on h7 the black king leaves its corner through h7, and long
-/// repetition-free histories exist.
+/// The near miss for the search alone: without the pawn on h7 the black king leaves its corner
+/// through h7, and long repetition-free lines exist. (The position is illegal all the same, as
+/// White's corner is a cage, which the closure proves; the legal near miss is in
+/// [`the_open_near_miss_keeps_a_repetition_free_history`].)
 const ONE_EXIT: &str = "5b1k/4ppp1/8/8/8/8/4PPPP/5B1K w - - 0 1";
 
 #[test]
@@ -46,6 +48,7 @@ fn a_sealed_shuffle_has_no_history_and_says_it_repeats() {
             tries,
             longest,
             complete,
+            closure: None,
         } => {
             assert!(complete);
             assert!(!tries.is_empty());
@@ -151,4 +154,90 @@ fn prove_tells_the_last_moves_that_end_in_a_cage() {
         !tries.is_empty() && tries.iter().all(|t| t.caged && t.survived == 0),
         "{tries:?}"
     );
+}
+
+/// The analysis off, the closure on: what `prove` does with a position only the closure settles.
+struct ClosureOnly;
+
+impl retrace_search::Pruner for ClosureOnly {
+    fn is_illegal(&self, _: &RetroPosition) -> bool {
+        false
+    }
+
+    fn closure_reason(&self, pos: &RetroPosition) -> Option<retrace_legal::Reason> {
+        let store = retrace_legal::CageStore::new();
+        retrace_legal::cage::closure(pos, &store, retrace_search::PROVE_CLOSURE_NODES, None)
+            .closed
+            .map(|c| c.reason())
+    }
+}
+
+/// The sealed shuffle has 40-ply lines only by repeating; the closure proves at once that every
+/// line goes round, with its own reason, and every last move is cut by it.
+#[test]
+fn prove_calls_a_sealed_shuffle_closed() {
+    for pos in [
+        sealed(SEALED),
+        RetroPosition::from_fen(SEALED).expect("FEN"),
+    ] {
+        match prove(&pos, 40, &ClosureOnly, None) {
+            Proof::NoHistory {
+                tries,
+                longest,
+                complete: true,
+                closure: Some(reason),
+            } => {
+                assert_eq!(reason.code, retrace_legal::ReasonCode::Closure);
+                assert!(
+                    reason.message.starts_with("no history: every line"),
+                    "{reason}"
+                );
+                assert!(longest.is_empty());
+                assert!(!tries.is_empty());
+                assert!(
+                    tries
+                        .iter()
+                        .all(|t| t.cut == Cut::Closure && t.survived == 0),
+                    "{tries:?}"
+                );
+            }
+            other => panic!("a sealed shuffle is closed: {other:?}"),
+        }
+    }
+}
+
+/// Hwa's rook: the analysis finds nothing, and `prove` with the legal pruner answers by closure.
+#[test]
+fn prove_with_the_legal_pruner_answers_by_closure() {
+    let pos = RetroPosition::from_fen("4k3/8/8/8/8/6P1/4PPrP/7K w - - 0 1").expect("FEN");
+    assert!(!LegalPruner::new().is_illegal(&pos));
+    let Proof::NoHistory {
+        closure: Some(reason),
+        ..
+    } = prove(&pos, 20, &LegalPruner::new(), None)
+    else {
+        panic!("closed");
+    };
+    assert_eq!(reason.code, retrace_legal::ReasonCode::Closure);
+    // The closure off, the cage attempt still cuts every last move.
+    let off = LegalPruner::new().with_closure(None);
+    let Proof::NoHistory { closure, tries, .. } = prove(&pos, 20, &off, None) else {
+        panic!("no history");
+    };
+    assert_eq!(closure, None);
+    assert!(tries.iter().all(|t| t.cut != Cut::Closure), "{tries:?}");
+}
+
+/// The near miss, legal: each king leaves its corner through the g-file. No closure, and a
+/// repetition-free history 20 plies deep.
+#[test]
+fn the_open_near_miss_keeps_a_repetition_free_history() {
+    let pos = RetroPosition::from_fen("5b1k/4pp1p/8/8/8/8/4PP1P/5B1K w - - 0 1").expect("FEN");
+    match prove(&pos, 20, &LegalPruner::new(), None) {
+        Proof::History(line) => {
+            assert_eq!(line.len(), 20);
+            assert!(!repeats(&pos, &line), "{line:?}");
+        }
+        other => panic!("expected a history, got {other:?}"),
+    }
 }

@@ -28,6 +28,7 @@
 use retrace_unmove::RetroPosition;
 use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Rank, Role, Square};
 
+use super::closure::{closure, CHECK_CLOSURE_NODES};
 use super::format::{default_zone, Cage, DEFAULT_DEPTH, INITIAL};
 use super::search::{verify_with, VerifyOptions};
 use super::store::CageStore;
@@ -152,7 +153,7 @@ pub fn clusters(board: &Board) -> Vec<Bitboard> {
 /// retractions, if every other unit of `board` stood still: a pawn goes back down its file or
 /// diagonally (an uncapture) until its second rank, a king never onto a square an enemy unit of
 /// `board` attacks, other units along their lines. A heuristic for [`peel`], not a proof.
-fn retreat(board: &Board, from: Square) -> Bitboard {
+pub(super) fn retreat(board: &Board, from: Square) -> Bitboard {
     let Some(piece) = board.piece_at(from) else {
         return Bitboard::EMPTY;
     };
@@ -207,7 +208,7 @@ fn retreat(board: &Board, from: Square) -> Bitboard {
 }
 
 /// What peeling a cluster leaves (see [`peel`]).
-enum Peeled {
+pub(super) enum Peeled {
     /// No unit could walk away: the cluster is its own core.
     Whole,
     /// Some units walked away; the rest, split into clusters again.
@@ -221,7 +222,7 @@ enum Peeled {
 /// into clusters again. A cage hidden in a crowd is usually such a core: units that can walk away
 /// are not what holds it, and the verification of the smaller claim is far cheaper (a smaller set
 /// caged proves every larger one caged). A heuristic choice of claims, never a proof.
-fn peel(board: &Board, cluster: Bitboard) -> Peeled {
+pub(super) fn peel(board: &Board, cluster: Bitboard) -> Peeled {
     let mut units = cluster;
     loop {
         let mut claim = Board::empty();
@@ -257,7 +258,7 @@ fn peel(board: &Board, cluster: Bitboard) -> Peeled {
 
 /// The claim for `cluster` of `pos`: its units, their frozen marks, and capture bounds from the
 /// units each side is missing. `None` if the claim is malformed (a verifier would refuse it).
-fn claim(pos: &RetroPosition, cluster: Bitboard) -> Option<Cage> {
+pub(super) fn claim(pos: &RetroPosition, cluster: Bitboard) -> Option<Cage> {
     let whole = pos.board();
     let mut board = Board::empty();
     for sq in cluster {
@@ -366,9 +367,10 @@ fn debug_assert_no_escape(cage: &Cage) {
 }
 
 /// The analysis for checking one position: [`crate::analyze_with_cages`] and, when that finds no
-/// contradiction, [`find_cage`] with the default [`AutoLimits`].
+/// contradiction, [`find_cage`] with the default [`AutoLimits`], then the position's
+/// [`closure`] within [`CHECK_CLOSURE_NODES`].
 ///
-/// Slower than [`crate::analyze`] by up to the cage budget, so meant for a position a user asks
+/// Slower than [`crate::analyze`] by up to the cage budgets, so meant for a position a user asks
 /// about, not for every node of a search.
 #[must_use]
 pub fn analyze_thoroughly(pos: &RetroPosition, store: &CageStore) -> Analysis {
@@ -376,6 +378,8 @@ pub fn analyze_thoroughly(pos: &RetroPosition, store: &CageStore) -> Analysis {
     if analysis.reasons.is_empty() {
         if let Some(found) = find_cage(pos, &AutoLimits::default(), store).found {
             analysis.reasons.push(found.reason());
+        } else if let Some(closed) = closure(pos, store, CHECK_CLOSURE_NODES, None).closed {
+            analysis.reasons.push(closed.reason());
         }
     }
     analysis

@@ -22,8 +22,12 @@
 //! [`find_cage`] makes the claims itself: it tries the small clusters of touching units of a
 //! position as cages within a node budget, for checking one position without any user claim
 //! ([`analyze_thoroughly`]).
+//!
+//! [`closure`] verifies the whole position as a cage: when every line of retractions from it
+//! only goes round in a finite set, the position has no history ([`crate::ReasonCode::Closure`]).
 
 mod auto;
+mod closure;
 mod format;
 mod search;
 mod store;
@@ -31,6 +35,7 @@ mod store;
 mod tests;
 
 pub use auto::{analyze_thoroughly, clusters, find_cage, AutoLimits, CageSearch, FoundCage};
+pub use closure::{closure, Closed, ClosureSearch, CHECK_CLOSURE_NODES};
 pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
 pub use search::{
     verify, verify_cancellable, verify_with, Escape, Failure, Verification, VerifyOptions,

@@ -195,18 +195,31 @@ pub fn verify_cancellable(
     options: &VerifyOptions,
     cancel: Option<&AtomicBool>,
 ) -> Verification {
+    verify_deepest(cage, store, options, cancel).0
+}
+
+/// [`verify_cancellable`], with the most retractions on a line the search expanded (`None` when
+/// the result came from the store's cache): a proof shows that every line of retractions from
+/// the claim dies, repeats a node or meets a known cage within that many.
+pub(crate) fn verify_deepest(
+    cage: &Cage,
+    store: &CageStore,
+    options: &VerifyOptions,
+    cancel: Option<&AtomicBool>,
+) -> (Verification, Option<u32>) {
     if let Err(e) = cage.validate() {
-        return Verification {
+        let invalid = Verification {
             nodes: 0,
             outcome: Err(Escape {
                 failure: Failure::Invalid(e.to_string()),
                 line: Vec::new(),
             }),
         };
+        return (invalid, Some(0));
     }
     let key = (cage.to_string(), *options);
     if let Some(v) = store.cached_result(&key) {
-        return v;
+        return (v, None);
     }
     let mut search = Search::new(cage, store, options);
     search.cancel = cancel;
@@ -246,7 +259,7 @@ pub fn verify_cancellable(
     if verification.failure() != Some(&Failure::Cancelled) {
         store.cache_result(key, &verification);
     }
-    verification
+    (verification, Some(search.deepest))
 }
 
 /// The tracked part of a search node (see the module documentation).
@@ -930,6 +943,8 @@ pub(crate) struct Search<'s> {
     nesting: u8,
     /// Reduced nodes whose own search failed: not tried again.
     unproven: HashSet<Node>,
+    /// The most retractions on a line to a node this search queued (see [`verify_deepest`]).
+    pub(crate) deepest: u32,
 }
 
 impl<'s> Search<'s> {
@@ -945,6 +960,7 @@ impl<'s> Search<'s> {
             path: Vec::new(),
             nesting: 0,
             unproven: HashSet::default(),
+            deepest: 0,
         }
     }
 
@@ -965,6 +981,7 @@ impl<'s> Search<'s> {
                 path: Vec::new(),
                 nesting: MAX_NESTING,
                 unproven: HashSet::default(),
+                deepest: 0,
             };
             let result = fresh.explore(reduced.clone(), false);
             assert!(
@@ -1079,6 +1096,7 @@ impl<'s> Search<'s> {
             path: Vec::new(),
             nesting: self.nesting + 1,
             unproven: HashSet::default(),
+            deepest: 0,
         };
         let proven = sub.explore(reduced.clone(), false).is_ok();
         self.nodes += sub.nodes;
@@ -1137,6 +1155,7 @@ impl<'s> Search<'s> {
         self.tt.clear();
         self.path.clear();
         self.nodes = 0;
+        self.deepest = 0;
     }
 
     /// Whether `state` is closed by an expanded node, a stored cage or an earlier proof.
@@ -1238,6 +1257,7 @@ impl<'s> Search<'s> {
                     return Err(Failure::NodeLimit(self.max_nodes));
                 }
                 self.mark(&child);
+                self.deepest = self.deepest.max(depth + 1);
                 let key = if breadth_first {
                     (depth + 1, 0)
                 } else {

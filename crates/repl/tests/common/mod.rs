@@ -3,6 +3,8 @@
 // Each test file uses its own part of this module.
 #![allow(dead_code)]
 
+pub mod pty;
+
 use std::{
     ffi::OsStr,
     io::Write,
@@ -63,4 +65,48 @@ pub fn is_bad_input(out: &Output) -> bool {
         } else {
             err.lines().count() == 1 && err.starts_with("retrace: ")
         }
+}
+
+/// The output with every timing written `<ms>`: the number before ` ms` in text, and the value
+/// of `"elapsed_ms"` in JSON.
+pub fn mask_timings(text: &str) -> String {
+    let is_number = |c: char| c.is_ascii_digit() || c == '.';
+    let mut masked = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let text_ms = rest.find(" ms").map(|at| {
+            let start = rest[..at].trim_end_matches(is_number).len();
+            (start, at)
+        });
+        let json_ms = rest.find("\"elapsed_ms\":").map(|at| {
+            let start = at + "\"elapsed_ms\":".len();
+            let tail = &rest[start..];
+            let len = tail.len()
+                - tail
+                    .trim_start_matches(|c: char| is_number(c) || "eE+-".contains(c))
+                    .len();
+            (start, start + len)
+        });
+        let next = match (text_ms, json_ms) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let Some((start, end)) = next else {
+            masked.push_str(rest);
+            return masked;
+        };
+        masked.push_str(&rest[..start]);
+        let value = &rest[start..end];
+        if value.is_empty() {
+            masked.push_str(&rest[start..end + 1]);
+            rest = &rest[end + 1..];
+        } else {
+            masked.push_str(if rest[end..].starts_with(" ms") {
+                "<ms>"
+            } else {
+                "\"<ms>\""
+            });
+            rest = &rest[end..];
+        }
+    }
 }

@@ -1,0 +1,131 @@
+//! The pawns one side must account for, and what each costs in captures from each start file.
+
+use shakmaty::{Bitboard, Color, Square};
+
+use crate::{
+    history::Known,
+    pawns::advance,
+    promotion::{demands, walked_cost, walls_walks, Walks, NONE, NO_WALK},
+};
+
+/// Where a pawn of the account ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// On the board, on this square.
+    Board(Square),
+    /// Promoted to one of `units`, on one of the promotion squares `squares`.
+    Promoted {
+        /// The units of which its unit is one.
+        units: Bitboard,
+        /// The promotion squares its unit can have come from.
+        squares: Bitboard,
+    },
+}
+
+/// What a pawn costs if it started on one file.
+///
+/// Invariant: `base <= leave`, and `leave >= 1` (leaving a file is a capture). A pawn that paid
+/// `base == 0` never left its start file (a walk without a capture stays on its file), and ended on
+/// it; a pawn that left its start file at some moment paid at least `leave`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cost {
+    /// The fewest captures ([`NONE`] if it cannot have started on the file).
+    pub base: u32,
+    /// The fewest captures if it left its start file at some moment ([`NONE`] if it cannot).
+    pub leave: u32,
+}
+
+/// A pawn to account for, with its cost from each start file.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Item {
+    /// Where it ended.
+    pub place: Place,
+    /// Its cost from each start file, indexed by file.
+    pub costs: [Cost; 8],
+}
+
+impl Item {
+    /// How far up the board the pawn went, for deciding whether two pawns of a file passed each
+    /// other: its rank on the board, or past every rank for a pawn that promoted (8 for White, -1
+    /// for Black).
+    pub(crate) fn height(&self, color: Color) -> i8 {
+        match self.place {
+            Place::Board(sq) => sq.rank() as i8,
+            Place::Promoted { .. } if color.is_white() => 8,
+            Place::Promoted { .. } => -1,
+        }
+    }
+}
+
+/// The pawns `color` must account for: its pawns on the board and one pawn per promoted unit it
+/// must have ([`demands`]); `None` if they are more than eight (another rule says so).
+pub(crate) fn items(known: &Known<'_>, color: Color) -> Option<Vec<Item>> {
+    let board = known.pos.board();
+    let pawns = board.by_piece(color.pawn());
+    let promoted = if known.promoted.get(color).total > 0 {
+        demands(known.pos, known.statics, color)
+    } else {
+        Vec::new()
+    };
+    if pawns.count() + promoted.len() > 8 {
+        return None;
+    }
+    let walks = walls_walks(color, known.statics);
+    let mut out: Vec<Item> = pawns
+        .into_iter()
+        .map(|sq| Item {
+            place: Place::Board(sq),
+            costs: std::array::from_fn(|g| board_cost(known, color, sq, g, &walks)),
+        })
+        .collect();
+    out.extend(promoted.iter().map(|d| Item {
+        place: Place::Promoted {
+            units: d.units,
+            squares: d.squares,
+        },
+        costs: std::array::from_fn(|g| promoted_cost(d.squares, g, &walks)),
+    }));
+    Some(out)
+}
+
+/// The cost of `color`'s pawn on `sq` from file `start`. On another file it left its start file
+/// by its captures; on its own file, walls may have forced it round (then it left, too), or it
+/// made two captures out and back, which needs two ranks of advance.
+fn board_cost(known: &Known<'_>, color: Color, sq: Square, start: usize, walks: &Walks) -> Cost {
+    let base = walked_cost(color, sq, start, known.statics, walks);
+    let leave = if base == 0 {
+        if advance(color, sq) >= 2 {
+            2
+        } else {
+            NONE
+        }
+    } else {
+        base
+    };
+    Cost { base, leave }
+}
+
+/// The cost of a pawn from file `start` that promoted on one of `squares`: the captures of its
+/// walk there around the walls. A walk that ends on its start file with captures left it and came
+/// back (at least two captures).
+fn promoted_cost(squares: Bitboard, start: usize, walks: &Walks) -> Cost {
+    let mut cost = Cost {
+        base: NONE,
+        leave: NONE,
+    };
+    for q in squares {
+        let w = walks[start][usize::from(q)];
+        if w == NO_WALK {
+            continue;
+        }
+        let w = u32::from(w);
+        cost.base = cost.base.min(w);
+        let leaving = if q.file() as usize == start {
+            w.max(2)
+        } else {
+            w
+        };
+        cost.leave = cost.leave.min(leaving);
+    }
+    cost
+}

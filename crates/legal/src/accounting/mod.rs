@@ -1,0 +1,298 @@
+//! Global accounting of both sides' pawns together (issue 11, its first level): every pawn on the
+//! board and every pawn that promoted (one per promoted unit a side must have, as a pawn on the
+//! promotion squares its unit can have come from, so bishops keep their colour) gets its own start
+//! file, and the captures of both sides' walks must fit the units each side is missing, once the
+//! pawns of opposite colours that passed each other on a file are charged the captures that let
+//! one of them by.
+//!
+//! Proof. Every unit missing from the board was captured by the other side, once, so a side made at
+//! most as many captures as the other side misses units, less the captures its pieces made (the
+//! originals proven captured in pens where no pawn can capture). Each pawn of a side started on its
+//! own file and changed file only by capturing; its walk went round the units that never moved and
+//! never between the two squares of a pawn of known history, which bounds its captures from below
+//! from each start file (see [`crate::promotion`]). A walk without a capture never left its start
+//! file. Now take a white pawn and a black pawn that both started on file `f` and never left it.
+//! While both are on the board the white one stands below the black one: it holds at the start, and
+//! a pawn advances only onto an empty square (a double step crosses one), so neither can step past
+//! the other. So the white one never stands above the black one, never promotes while the black one
+//! is on the board, and the black one never promotes while the white one is; a pawn on the board
+//! now was on it at every moment. Hence if the white one is above the black one now, or one of them
+//! promoted and the other is on the board, or both promoted, one of them left `f` at some moment:
+//! a pawn back on its own file did so with at least two captures (out and back, which needs two
+//! ranks of advance), a pawn that promoted with at least the captures of a walk that leaves its
+//! file. Counting the promoted units a side must have only in part is sound: more promotions only
+//! add walks.
+//!
+//! The search enumerates each side's assignments within its budget (branch and bound, a few
+//! thousand nodes at most, else it gives up), keeps per file only what the other side can meet,
+//! and tries every choice of the pawn that left for each pair that passed. It runs only where the
+//! cheaper rules found nothing and the spare captures cannot pay for every pair.
+
+mod accounts;
+mod items;
+
+use shakmaty::{Bitboard, ByColor, Color, File};
+
+use self::accounts::{accounts, Account};
+use self::items::{items, Item, Place};
+use crate::history::Known;
+use crate::promotion::{missing_only, NONE};
+use crate::text::{color_adj, plural, squares_text};
+use crate::types::{Reason, ReasonCode};
+
+/// Appends a [`ReasonCode::CapturesUnaccounted`] reason if no account of both sides' pawns fits
+/// the units each side is missing.
+pub(crate) fn global_accounting(known: &Known<'_>, out: &mut Vec<Reason>) {
+    let Some(budget) = budgets(known) else {
+        return;
+    };
+    let pairs = possible_pairs(known);
+    if pairs == 0 {
+        return;
+    }
+    // Each pair costs at most two more captures to one side: with that many to spare, no need.
+    let spare = |c: Color| budget.get(c) - u32::from(known.captures.get(c).by_pawns);
+    if spare(Color::White).max(spare(Color::Black)) >= 2 * pairs && !test_switch::ungated() {
+        return;
+    }
+    let (Some(white), Some(black)) = (items(known, Color::White), items(known, Color::Black))
+    else {
+        return;
+    };
+    let files = stay_files(&white) & stay_files(&black);
+    if files == 0 {
+        return;
+    }
+    let (Some(wa), Some(ba)) = (
+        accounts(Color::White, &white, files, budget.white),
+        accounts(Color::Black, &black, files, budget.black),
+    ) else {
+        return;
+    };
+    test_switch::count_run();
+    let mut worst: Option<Shortfall> = None;
+    for a in &wa {
+        for b in &ba {
+            let s = shortfall(a, b, budget);
+            if s.over == 0 {
+                return;
+            }
+            if worst.as_ref().is_none_or(|w| s.over < w.over) {
+                worst = Some(s);
+            }
+        }
+    }
+    out.push(reason(known, &white, &black, worst.as_ref()));
+}
+
+/// The most captures each side's pawns can have made: the units the other side misses, less the
+/// captures its pieces made; `None` if a side has too many pawns or the pieces alone overspend
+/// (other rules say so).
+fn budgets(known: &Known<'_>) -> Option<ByColor<u32>> {
+    let board = known.pos.board();
+    let mut out = ByColor::<u32>::default();
+    for c in Color::ALL {
+        let budget = known.missing(c.other()).checked_sub(known.by_pieces(c))?;
+        if board.by_piece(c.pawn()).count() > 8
+            || u32::from(known.captures.get(c).by_pawns) > budget
+        {
+            return None;
+        }
+        *out.get_mut(c) = budget;
+    }
+    Some(out)
+}
+
+/// The files on which a white and a black pawn can have stayed and passed each other, cheaply
+/// bounded: both sides have a pawn on the file (the white one above) or promoted units.
+fn possible_pairs(known: &Known<'_>) -> u32 {
+    let board = known.pos.board();
+    let promotes = |c: Color| known.promoted.get(c).total > 0;
+    File::ALL
+        .into_iter()
+        .filter(|&f| {
+            let on = |c: Color| board.by_piece(c.pawn()) & Bitboard::from_file(f);
+            let (w, b) = (on(Color::White), on(Color::Black));
+            let passed = match (w.last(), b.first()) {
+                (Some(top), Some(bottom)) => top.rank() > bottom.rank(),
+                _ => false,
+            };
+            passed
+                || (promotes(Color::White) && (b.any() || promotes(Color::Black)))
+                || (promotes(Color::Black) && w.any())
+        })
+        .count() as u32
+}
+
+/// The files (as a mask) on which some pawn of `items` can have stayed at no capture.
+fn stay_files(items: &[Item]) -> u8 {
+    items.iter().fold(0, |mask, item| {
+        item.costs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.base == 0)
+            .fold(mask, |m, (g, _)| m | 1 << g)
+    })
+}
+
+/// How far the best choice for one pair of accounts overspends, with what it needs.
+struct Shortfall {
+    /// Captures over the budgets, summed over both sides (0: the accounts fit).
+    over: u32,
+    /// The captures each side's pawns then need.
+    need: ByColor<u32>,
+    /// The white and black pawns (item indices) that passed each other on a file.
+    passed: Vec<(u8, u8)>,
+}
+
+/// The cheapest way for the accounts `a` (White) and `b` (Black) to let the pawns that passed each
+/// other by: for each such pair, one of them pays its `extra`.
+fn shortfall(a: &Account, b: &Account, budget: ByColor<u32>) -> Shortfall {
+    let passed: Vec<_> = a
+        .stayers
+        .iter()
+        .zip(b.stayers.iter())
+        .filter_map(|(w, k)| match (w, k) {
+            (Some(w), Some(k)) if w.height > k.height => Some((*w, *k)),
+            _ => None,
+        })
+        .collect();
+    let mut best = Shortfall {
+        over: NONE,
+        need: ByColor::default(),
+        passed: passed.iter().map(|(w, k)| (w.item, k.item)).collect(),
+    };
+    for choice in 0u32..1 << passed.len() {
+        let mut need = ByColor {
+            white: a.cost,
+            black: b.cost,
+        };
+        for (i, (w, k)) in passed.iter().enumerate() {
+            if choice & 1 << i != 0 {
+                need.white = need.white.saturating_add(w.extra);
+            } else {
+                need.black = need.black.saturating_add(k.extra);
+            }
+        }
+        let over = need
+            .white
+            .saturating_sub(budget.white)
+            .saturating_add(need.black.saturating_sub(budget.black));
+        if over < best.over {
+            best.over = over;
+            best.need = need;
+        }
+    }
+    best
+}
+
+/// The pawn `item` of `color` in words, and the squares the words name.
+fn pawn_words(color: Color, item: &Item) -> (String, Bitboard) {
+    match item.place {
+        Place::Board(sq) => (
+            format!("the {} pawn on {sq}", color_adj(color)),
+            Bitboard::from_square(sq),
+        ),
+        Place::Promoted { units, .. } => (
+            format!(
+                "the {} pawn that promoted to {}",
+                color_adj(color),
+                if units.more_than_one() {
+                    format!("one of the units on {}", squares_text(units))
+                } else {
+                    format!("the unit on {}", squares_text(units))
+                }
+            ),
+            units,
+        ),
+    }
+}
+
+/// The [`ReasonCode::CapturesUnaccounted`] reason, from the account that came closest (`None`:
+/// some side's pawns fit no assignment within its budget at all).
+fn reason(known: &Known<'_>, white: &[Item], black: &[Item], worst: Option<&Shortfall>) -> Reason {
+    let mut squares = Bitboard::EMPTY;
+    let mut pairs = Vec::new();
+    for &(w, b) in worst.map_or(&[][..], |s| &s.passed[..]) {
+        let (Some(w), Some(b)) = (white.get(usize::from(w)), black.get(usize::from(b))) else {
+            continue;
+        };
+        let (ww, ws) = pawn_words(Color::White, w);
+        let (bw, bs) = pawn_words(Color::Black, b);
+        squares |= ws | bs;
+        pairs.push(format!("{ww} and {bw}"));
+    }
+    let need = match worst {
+        Some(s) if !pairs.is_empty() => format!(
+            "but pawns of both colours that stay on their file never pass each other, so in each \
+             of these pairs one left its file by capturing: {}; with that the cheapest account \
+             needs {} capture{} by white pawns and {} by black pawns",
+            pairs.join("; "),
+            s.need.white,
+            plural(s.need.white),
+            s.need.black
+        ),
+        _ => "but no assignment fits even before the pawns that passed each other".to_string(),
+    };
+    let budget = |c: Color| missing_only(c.other(), known.missing(c.other()), known.by_pieces(c));
+    Reason::new(
+        ReasonCode::CapturesUnaccounted,
+        format!(
+            "the pawns of both sides, on the board and those that promoted, need their own start \
+             files and captures for their walks around the units that never moved, {need}; {} \
+             and {}",
+            budget(Color::White),
+            budget(Color::Black)
+        ),
+        squares,
+    )
+}
+
+/// A switch for the unit tests that lifts the gate on spare captures, so that the enumeration runs
+/// on every position with a possible pair, and a count of its runs; both do nothing outside tests.
+mod test_switch {
+    #[cfg(test)]
+    thread_local! {
+        static UNGATED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        static RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Whether a unit test lifted the gate on this thread.
+    pub(super) fn ungated() -> bool {
+        #[cfg(test)]
+        return UNGATED.with(std::cell::Cell::get);
+        #[cfg(not(test))]
+        false
+    }
+
+    /// Counts one run of the enumeration (in unit tests).
+    pub(super) fn count_run() {
+        #[cfg(test)]
+        RUNS.with(|r| r.set(r.get() + 1));
+    }
+
+    #[cfg(test)]
+    #[test]
+    fn never_false_on_random_games_even_ungated() {
+        use crate::{Analyzer, ReasonCode};
+        UNGATED.with(|u| u.set(true));
+        let mut analyzer = Analyzer::new();
+        let games = if cfg!(debug_assertions) { 20 } else { 1000 };
+        for seed in 0..games {
+            let game = retrace_testkit::random_game(seed, 40 + (seed as usize * 37) % 260);
+            for pos in game.positions.iter().map(retrace_testkit::retro_position) {
+                let a = analyzer.analyze(&pos);
+                assert!(
+                    !a.has(ReasonCode::CapturesUnaccounted),
+                    "false illegal (seed {seed}): {:?}",
+                    a.reasons
+                );
+            }
+        }
+        UNGATED.with(|u| u.set(false));
+        // The enumeration really ran on legal positions with pawns that may have passed (some
+        // 9,000 times in release).
+        let runs = RUNS.with(std::cell::Cell::get);
+        assert!(cfg!(debug_assertions) || runs > 1_000, "{runs} runs");
+    }
+}

@@ -1,0 +1,170 @@
+//! Closure as a proof of illegality: the whole position verified as a cage (issue 17).
+//!
+//! A position whose every line of retractions only goes round in a finite set, never reaching the
+//! initial array nor freeing a unit, has no history: every game would have to cycle forever.
+//! [`closure`] asks exactly that of the cage verifier ([`super::search`]), with the claim made of
+//! every unit of the position: its search *is* the closure (the set of nodes reachable by
+//! retraction, each expanded once, a node met again closing its branch), its escapes are the
+//! exits (a unit retracted out of the zone is dropped, and a node with every unit home or none
+//! left fails), its budget is the node cap, and what it proves is learnt by the store like any
+//! cage. Nothing here searches: this file only makes the claim and words the verdict.
+//!
+//! # Why a verified closure proves the position illegal (hand proof)
+//! Let `P` be the position and `G` a legal game ending in `P`; we show that `G` *realizes* the
+//! root of the verification (in the sense of `search.rs`), which the verification proves
+//! impossible.
+//! - The claim holds every unit of `P` on its square, so the position after `G` (which is `P`)
+//!   contains the tracked units. Nothing else is asked of the squares: an untracked unit may stand
+//!   anywhere, so every real predecessor of `P` is covered whatever units its uncaptures restored.
+//! - Frozen units are those `P` itself marks as never moved (castling rights, the user's marks),
+//!   kept only where they stand on their home square, as a cage claim must: in `G` they never
+//!   moved, by the meaning of those marks.
+//! - The capture allowances: every capture removes one enemy unit and nothing ever adds one, so
+//!   in `G` each side made exactly as many captures as the opponent has units missing in `P`
+//!   (this is the bound of [`super::auto`]'s claims). When the position forbids a side's
+//!   uncaptures (`--no-uncapture`, an assertion about the history being searched), that side
+//!   made none, and its bound is 0.
+//! - The side to move, the en passant square and the clocks are not used: the verifier lets both
+//!   sides retract freely (a line in which one side retracts twice in a row stands for a real one
+//!   in which an untracked unit moved in between), which only adds lines to search.
+//!
+//! Then every move of `G`, walked backwards, is explored: the verifier's generator keeps every
+//! retraction of a tracked unit that is possible in *some* extension (every plain retraction, every
+//! uncapture of an untracked victim while the side's allowance lasts, en passant, promotions and
+//! uncastling), and drops only those that no extension allows (a king left in check, an
+//! unblockable check, a count of captures over the allowance). A move of an untracked unit leaves
+//! the tracked ones alone. So the prefix of `G` before its last move of a tracked unit realizes a
+//! child of the root, and so on down to a node that the search closed: by a repetition (a shorter
+//! realization would exist, contradicting minimality), by a rule no realization meets, or by a
+//! proven cage of the store. The search fails instead of closing when a node has every unit home
+//! (the initial array, or what is left of it) or no unit left, when a node needs expanding beyond
+//! the depth limit, or when the node cap runs out; none of those proves anything, and the
+//! position is then left open. Hence a verified closure leaves `G` nowhere to come from: `P` is
+//! illegal.
+//!
+//! # Cost
+//! A closure is as large as the freedom of the units, so a position from which any unit can walk
+//! out of the zone is never tried (the same peeling as [`super::find_cage`]'s: a heuristic that only saves time;
+//! not trying proves nothing and is always sound), and the node cap bounds the rest. Meant for
+//! `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]), never for
+//! every node of a search.
+
+use std::sync::atomic::AtomicBool;
+
+use retrace_unmove::RetroPosition;
+use shakmaty::{Bitboard, Color};
+
+use super::auto::{claim, retreat};
+use super::format::MAX_DEPTH;
+use super::search::{verify_deepest, VerifyOptions};
+use super::store::CageStore;
+use crate::{
+    text::plural,
+    types::{Reason, ReasonCode},
+};
+
+/// Nodes the closure may expand in [`super::analyze_thoroughly`] (`check`), after the cheaper
+/// rules and the cage attempt found nothing: a small budget, a few tens of milliseconds at worst
+/// (`prove` gives it more).
+pub const CHECK_CLOSURE_NODES: u64 = 5_000;
+
+/// A closure [`closure`] proved: every line of retractions from the position dies or repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Closed {
+    /// The units of the claim (every unit of the position).
+    pub units: Bitboard,
+    /// Nodes (positions of the tracked units) the verification expanded.
+    pub nodes: u64,
+    /// The longest line of retractions before every line had died or repeated (`None` when the
+    /// proof came from the store's cache).
+    pub plies: Option<u32>,
+}
+
+impl Closed {
+    /// The [`ReasonCode::Closure`] reason: "no history: every line of retractions repeats within
+    /// K plies (N positions)".
+    #[must_use]
+    pub fn reason(&self) -> Reason {
+        let within = self
+            .plies
+            .map(|k| format!(" within {k} {}", if k == 1 { "ply" } else { "plies" }))
+            .unwrap_or_default();
+        let message = format!(
+            "no history: every line of retractions repeats a position or dies{within} ({} \
+             position{}, uncaptures included), so no game reaches this one",
+            self.nodes,
+            plural(self.nodes)
+        );
+        Reason::new(ReasonCode::Closure, message, Bitboard::EMPTY)
+    }
+}
+
+/// What [`closure`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClosureSearch {
+    /// The proof, if the closure was finite and without an exit within the budget.
+    pub closed: Option<Closed>,
+    /// Nodes expanded (0 when the position was not tried).
+    pub nodes: u64,
+}
+
+/// Whether the closure of `board` is sure to be larger than `max_nodes`: the product over its
+/// units of the squares each could retract to if the others stood still ([`retreat`]) counts
+/// the positions of the units alone, each reachable as far as that estimate goes, before any
+/// uncapture adds more. A closure cannot be proven without expanding every one of its nodes, so
+/// such a position is not tried: on an ordinary legal position the verification would only spend
+/// its whole budget on the way back to the initial array (a unit that walks out of the zone is
+/// dropped and proves at most a cage of the rest, the cage attempt's business). A heuristic that
+/// only saves time; not trying proves nothing and is always sound.
+fn too_large(board: &shakmaty::Board, max_nodes: u64) -> bool {
+    let mut product: u64 = 1;
+    for sq in board.occupied() {
+        product = product.saturating_mul(u64::from(retreat(board, sq).count().max(1) as u32));
+        if product > max_nodes {
+            return true;
+        }
+    }
+    false
+}
+
+/// Tries to prove `pos` illegal by closure (see the module documentation), expanding at most
+/// `max_nodes` nodes, closing branches on the cages of `store` and leaving what it proves there;
+/// stops soon after `cancel` is set.
+#[must_use]
+pub fn closure(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> ClosureSearch {
+    let none = ClosureSearch {
+        closed: None,
+        nodes: 0,
+    };
+    let units = pos.board().occupied();
+    if max_nodes == 0 || too_large(pos.board(), max_nodes) {
+        return none;
+    }
+    let Some(mut cage) = claim(pos, units) else {
+        return none;
+    };
+    for color in Color::ALL {
+        if !pos.uncaptures_allowed(color) {
+            *cage.captures.get_mut(color) = Some(0);
+        }
+    }
+    cage.depth = MAX_DEPTH;
+    let options = VerifyOptions {
+        max_nodes,
+        hwa_only: false,
+    };
+    let (verification, plies) = verify_deepest(&cage, store, &options, cancel);
+    ClosureSearch {
+        closed: verification.verified().then_some(Closed {
+            units,
+            nodes: verification.nodes,
+            plies,
+        }),
+        nodes: verification.nodes,
+    }
+}

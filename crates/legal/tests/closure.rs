@@ -1,0 +1,122 @@
+//! Closure as a proof of illegality (issue 17): the whole position verified as a cage proves a
+//! sealed shuffle illegal with its own reason, leaves a near miss with exits alone, and never
+//! fires on a position of a random legal game.
+//!
+//! Run with `--release`: the soundness test then checks 100,000 random-game positions (a debug
+//! build 5,000).
+
+use retrace_legal::cage::{closure, CageStore, CHECK_CLOSURE_NODES};
+use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
+use retrace_testkit::{random_game, retro_position};
+use retrace_unmove::RetroPosition;
+use shakmaty::Color;
+
+/// Random-game positions the soundness test asks the closure of.
+const POSITIONS: usize = if cfg!(debug_assertions) {
+    5_000
+} else {
+    100_000
+};
+
+/// The closure's budget in the soundness test: `prove`'s. Positions whose closure is sure to be
+/// larger are not tried at all, and those tried close or escape in a few nodes, so 100,000
+/// positions take well under a second.
+const SOUNDNESS_NODES: u64 = 20_000;
+
+fn pos(fen: &str) -> RetroPosition {
+    RetroPosition::parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+/// `fen` without uncaptures for either side.
+fn sealed(fen: &str) -> RetroPosition {
+    let mut p = pos(fen);
+    for color in Color::ALL {
+        p.set_uncaptures_allowed(color, false);
+    }
+    p
+}
+
+/// Each king shuffles between two corner squares behind its pawns and bishop (the position of
+/// `crates/search/tests/repetition.rs`).
+const SEALED: &str = "5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1";
+
+/// The near miss: both g-pawns gone, each king leaves its corner through the g-file. Legal.
+const OPEN: &str = "5b1k/4pp1p/8/8/8/8/4PP1P/5B1K w - - 0 1";
+
+/// Hwa's rook (sherlock-L44): the analysis alone finds nothing; the lone black king walks away.
+const HWA_ROOK: &str = "4k3/8/8/8/8/6P1/4PPrP/7K w - -";
+
+#[test]
+fn a_sealed_shuffle_is_closed_with_its_own_reason() {
+    for p in [sealed(SEALED), pos(SEALED)] {
+        let found = closure(&p, &CageStore::new(), 1_000, None);
+        let closed = found.closed.expect("every line of the shuffle repeats");
+        assert_eq!(closed.units, p.board().occupied());
+        assert!(
+            closed.nodes <= 100 && closed.nodes == found.nodes,
+            "{closed:?}"
+        );
+        let reason = closed.reason();
+        assert_eq!(reason.code, ReasonCode::Closure);
+        assert_eq!(reason.code.as_str(), "closure");
+        let k = closed.plies.expect("searched, not cached");
+        assert!((1..=8).contains(&k), "{closed:?}");
+        assert!(
+            reason.message.starts_with(&format!(
+                "no history: every line of retractions repeats a position or dies within {k} plies"
+            )),
+            "{reason}"
+        );
+        // Too small a budget proves nothing.
+        assert_eq!(closure(&p, &CageStore::new(), 1, None).closed, None);
+    }
+}
+
+#[test]
+fn the_near_miss_with_exits_is_not_closed() {
+    let p = pos(OPEN);
+    assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
+    let found = closure(&p, &CageStore::new(), 20_000, None);
+    assert_eq!(found.closed, None);
+    assert_eq!(
+        analyze_thoroughly(&p, &CageStore::new()).verdict(),
+        Verdict::NoContradiction
+    );
+}
+
+#[test]
+fn the_whole_board_holds_a_cage_the_analysis_misses() {
+    let p = pos(HWA_ROOK);
+    assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
+    let closed = closure(&p, &CageStore::new(), CHECK_CLOSURE_NODES, None)
+        .closed
+        .expect("the rook's corner closes once the king on e8 walks away");
+    assert_eq!(closed.reason().code, ReasonCode::Closure);
+}
+
+#[test]
+fn a_position_whose_units_all_walk_away_is_not_tried() {
+    let p = pos("4k3/8/8/3q4/8/2N5/8/4K3 w - -");
+    assert_eq!(closure(&p, &CageStore::new(), 10_000, None).nodes, 0);
+}
+
+/// Soundness: the closure never proves a position of a random legal game illegal.
+#[test]
+fn closure_never_fires_on_random_games() {
+    let store = CageStore::new();
+    let (mut positions, mut tried, mut seed) = (0, 0, 0u64);
+    while positions < POSITIONS {
+        let plies = 40 + (seed as usize * 37) % 260;
+        for chess in &random_game(seed, plies).positions {
+            let p = retro_position(chess);
+            let found = closure(&p, &store, SOUNDNESS_NODES, None);
+            assert_eq!(found.closed, None, "false closure: {}", p.fen());
+            positions += 1;
+            tried += usize::from(found.nodes > 0);
+        }
+        seed += 1;
+    }
+    // The closure must have been exercised, not skipped.
+    eprintln!("{tried} of {positions} tried");
+    assert!(tried > positions / 10, "{tried} of {positions} tried");
+}
