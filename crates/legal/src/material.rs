@@ -217,11 +217,14 @@ pub(crate) fn captures(
         return Captures::default();
     };
     let by_pieces = statics.captured_at_home.get(color.other()).count() as u32;
-    let them = color.other();
-    let missing = 16u32.saturating_sub(board.by_color(them).count() as u32);
-    // The promoted units' pawns had to reach the promotion squares their units can have come from:
-    // a sharper bound, reported with its own reason when only it exceeds the missing units.
-    let mut sharper = by_pawns;
+    let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
+    let budget = Budget {
+        color,
+        pawns,
+        by_pawns,
+        by_pieces,
+        missing,
+    };
     // (With more promoted units than missing pawns, too_many_promotions says it already.)
     let fits = pawns.count() + promoted.total as usize <= 8;
     let demands = if promoted.total > 0 && fits {
@@ -229,42 +232,99 @@ pub(crate) fn captures(
     } else {
         Vec::new()
     };
-    if !demands.is_empty() {
-        let found = promotion::min_captures(color, pawns, &demands, statics, false);
-        out.extend(promotion::no_promotion_square(pos, statics, color));
-        if found.is_none_or(|c| c + by_pieces > missing) && by_pawns + by_pieces <= missing {
-            out.push(promotion::reason(
-                color, &demands, found, by_pieces, missing,
-            ));
-        }
-        sharper = found.map_or(by_pawns, |c| c.max(by_pawns));
+    let mut sharper = promotion_bound(pos, statics, &budget, &demands, out);
+    if fits {
+        sharper = walk_bound(statics, &budget, &demands, sharper, out);
     }
-    // A pawn on a square an enemy pawn of known history left cannot have stepped there from the
-    // square that pawn moved to: only then do the walks of the pawns on the board cost more.
+    if by_pawns + by_pieces > missing {
+        too_many_captures(statics, &budget, out);
+    }
+    Captures {
+        by_pawns: sharper.min(255) as u8,
+        total: (sharper + by_pieces).min(255) as u8,
+    }
+}
+
+/// What the capture rules of one side weigh: its pawns, the captures their structure needs
+/// (`by_pawns`), the enemy originals pieces must have taken at home (`by_pieces`), and the enemy
+/// units missing from the board.
+struct Budget {
+    color: Color,
+    pawns: Bitboard,
+    by_pawns: u32,
+    by_pieces: u32,
+    missing: u32,
+}
+
+/// The captures the pawns need once the promoted units' pawns reach the promotion squares their
+/// units can have come from: a sharper bound than `by_pawns`, reported with its own reason when
+/// only it exceeds the missing units.
+fn promotion_bound(
+    pos: &RetroPosition,
+    statics: &Statics,
+    b: &Budget,
+    demands: &[promotion::Demand],
+    out: &mut Reasons,
+) -> u32 {
+    if demands.is_empty() {
+        return b.by_pawns;
+    }
+    let found = promotion::min_captures(b.color, b.pawns, demands, statics, false);
+    out.extend(promotion::no_promotion_square(pos, statics, b.color));
+    if found.is_none_or(|c| c + b.by_pieces > b.missing) && b.by_pawns + b.by_pieces <= b.missing {
+        out.push(promotion::reason(
+            b.color,
+            demands,
+            found,
+            b.by_pieces,
+            b.missing,
+        ));
+    }
+    found.map_or(b.by_pawns, |c| c.max(b.by_pawns))
+}
+
+/// The captures the pawns need when a pawn stands on a square an enemy pawn of known history
+/// left: it cannot have stepped there from the square that pawn moved to, so only then do the
+/// walks of the pawns on the board cost more than `sharper`.
+fn walk_bound(
+    statics: &Statics,
+    b: &Budget,
+    demands: &[promotion::Demand],
+    sharper: u32,
+    out: &mut Reasons,
+) -> u32 {
     let left: Bitboard = statics
         .timed
         .iter()
-        .filter(|t| t.color == them)
+        .filter(|t| t.color == b.color.other())
         .map(|t| t.from)
         .collect();
-    if (pawns & left).any() && fits && sharper + by_pieces <= missing {
-        let walked = promotion::min_captures(color, pawns, &demands, statics, true);
-        if walked.is_none_or(|c| c + by_pieces > missing) {
-            out.push(promotion::walk_reason(
-                color,
-                pawns & left,
-                &statics.timed,
-                walked,
-                by_pieces,
-                missing,
-            ));
-        }
-        sharper = walked.map_or(sharper, |c| c.max(sharper));
+    if (b.pawns & left).is_empty() || sharper + b.by_pieces > b.missing {
+        return sharper;
     }
-    let total = by_pawns + by_pieces;
-    if total > missing {
-        let movers = capturing_pawns(color, pawns);
-        let mut squares: Bitboard = movers.iter().map(|&(sq, _)| sq).collect();
+    let walked = promotion::min_captures(b.color, b.pawns, demands, statics, true);
+    if walked.is_none_or(|c| c + b.by_pieces > b.missing) {
+        out.push(promotion::walk_reason(
+            b.color,
+            b.pawns & left,
+            &statics.timed,
+            walked,
+            b.by_pieces,
+            b.missing,
+        ));
+    }
+    walked.map_or(sharper, |c| c.max(sharper))
+}
+
+/// [`ReasonCode::TooManyCaptures`]: the pawn structure and the originals taken at home need more
+/// captures than the enemy has units missing. The sentence is made only when shown.
+fn too_many_captures(statics: &Statics, b: &Budget, out: &mut Reasons) {
+    let (color, them) = (b.color, b.color.other());
+    let movers = capturing_pawns(color, b.pawns);
+    let home = *statics.captured_at_home.get(them);
+    let squares = movers.iter().map(|&(sq, _)| sq).collect::<Bitboard>() | home;
+    let total = b.by_pawns + b.by_pieces;
+    out.add(ReasonCode::TooManyCaptures, squares, || {
         let mut parts = Vec::new();
         if !movers.is_empty() {
             let list: Vec<String> = movers
@@ -273,47 +333,35 @@ pub(crate) fn captures(
                 .collect();
             parts.push(format!("its pawns changed files ({})", list.join(", ")));
         }
-        let bishop_extra =
-            by_pawns.saturating_sub(movers.iter().map(|&(sq, f)| sq.file().distance(f)).sum());
+        let bishop_extra = b
+            .by_pawns
+            .saturating_sub(movers.iter().map(|&(sq, f)| sq.file().distance(f)).sum());
         if bishop_extra > 0 {
             parts.push(format!(
                 "{bishop_extra} more for promoted bishops whose colour needs a pawn from another file"
             ));
         }
-        let home = *statics.captured_at_home.get(them);
         if home.any() {
-            squares |= home;
+            let many = home.more_than_one();
             parts.push(format!(
                 "the {} {} from {} could never leave {} pen{} where no pawn can capture, so \
                  {} captured there by pieces",
                 color_adj(them),
-                if home.more_than_one() {
-                    "originals"
-                } else {
-                    "original"
-                },
+                if many { "originals" } else { "original" },
                 squares_text(home),
-                if home.more_than_one() { "their" } else { "its" },
-                if home.more_than_one() { "s" } else { "" },
-                if home.more_than_one() {
-                    "they were"
-                } else {
-                    "it was"
-                }
+                if many { "their" } else { "its" },
+                if many { "s" } else { "" },
+                if many { "they were" } else { "it was" }
             ));
         }
-        out.add(ReasonCode::TooManyCaptures, squares, || format!(
-                "{} must have made at least {total} capture{} ({}), but {} is missing only {missing} \
-                 unit{}",
-                color_name(color),
-                plural(total),
-                parts.join("; "),
-                color_name(them),
-                plural(missing)
-            ));
-    }
-    Captures {
-        by_pawns: sharper.min(255) as u8,
-        total: (sharper + by_pieces).min(255) as u8,
-    }
+        format!(
+            "{} must have made at least {total} capture{} ({}), but {} is missing only {} unit{}",
+            color_name(color),
+            plural(total),
+            parts.join("; "),
+            color_name(them),
+            b.missing,
+            plural(b.missing)
+        )
+    });
 }
