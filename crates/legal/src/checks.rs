@@ -19,6 +19,13 @@ use crate::types::ReasonCode;
 /// Appends every check contradiction of `pos` to `out`. Returns whether one was found.
 pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Reasons) -> bool {
     let before = out.len();
+    mover_king_reasons(pos, out);
+    checked_king_reasons(pos, out);
+    out.len() > before
+}
+
+/// The king of the side that moved last: next to the other king, or attacked.
+fn mover_king_reasons(pos: &RetroPosition, out: &mut Reasons) {
     let mover = pos.retracting();
     let (our_king, their_king) = (pos.king_of(mover), pos.king_of(mover.other()));
     if attacks::king_attacks(our_king).contains(their_king) {
@@ -51,6 +58,13 @@ pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Reasons) -> bool {
             );
         }
     }
+}
+
+/// The king of the side to move: checks that no last move can have given together (or at all,
+/// for a pawn).
+fn checked_king_reasons(pos: &RetroPosition, out: &mut Reasons) {
+    let mover = pos.retracting();
+    let their_king = pos.king_of(mover.other());
     let checkers = pos.attacked_king(mover.other());
     match checkers.count() {
         0 | 1 => {
@@ -91,7 +105,6 @@ pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Reasons) -> bool {
             },
         ),
     }
-    out.len() > before
 }
 
 /// A single check by the pawn on `pawn`: it must have just moved, from a square now empty.
@@ -156,6 +169,8 @@ fn double_check_explained(pos: &RetroPosition, checkers: Bitboard, king: Square)
         || en_passant_explains(pos, king)
 }
 
+// Long by design: one loop over the checker's possible origins, each building and testing the
+// board before the move inline; the steps share that board and read best in one place.
 /// Whether the checker on `to` can have moved there (plainly, capturing, or promoting) from a
 /// square where it neither attacked `king` itself nor let any other unit attack it.
 fn checker_move_explains(pos: &RetroPosition, to: Square, king: Square) -> bool {

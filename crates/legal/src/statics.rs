@@ -632,6 +632,8 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
     out
 }
 
+// Long by design: the flood with the pawns' moves cut, the flood without them to name the walls,
+// and the promotion squares, in the order the doc says, each needing the regions before.
 /// What the walls say of the unit `piece` (not a pawn) on `sq`: whether it is caged, and, when
 /// neither its home nor a promotion square can have reached it, that it is unreachable (with the
 /// wall that shows it) or promoted (with the promotion squares it can have come from).
@@ -760,6 +762,8 @@ fn pawn_timing(
     None
 }
 
+// Long by design: the proof above, applied to one segment of the back rank at a time; its steps
+// share the segment's counts by role.
 /// Closed back-rank segments of `color` (see the module documentation): makes full segments that
 /// are in place static (adding them to `fixed`), records the contradictions, and records an
 /// original missing from an otherwise full segment as captured at home.
@@ -1060,6 +1064,8 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
 /// The code, message and squares of a reason.
 type ReasonParts = (ReasonCode, String, Bitboard);
 
+// Long by design: one sentence per kind of wall (static units, timed pawns, guarded squares), each
+// with its own squares; only text.
 /// Why `piece` on `sq` cannot have arrived there, as `wall` found it; `None` if the timing wall
 /// cannot be put into words after all.
 fn unreachable_reason(

@@ -144,6 +144,8 @@ struct Facts<'a> {
     timed: &'a TimedList,
 }
 
+// Long by design: it only writes the rule's sentence, one clause per fact the rule used (dead
+// pawns, straight steps per colour, captures), in the order the proof uses them.
 /// The reason for `us`: the demands, the facts used, the captures needed (`None`: no path).
 fn reason(
     known: &Known<'_>,

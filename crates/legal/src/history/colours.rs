@@ -32,6 +32,9 @@ use crate::{
     types::ReasonCode,
 };
 
+// Long by design: the rule's proof step by step (captures used up, the landing squares of the
+// pawns that changed files, the colour of each missing bishop), each step reading the ones before;
+// the comments inside mark the steps.
 /// Appends a [`ReasonCode::BishopCaptureColour`] reason for every missing bishop that no capture
 /// can have taken.
 pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Reasons) {

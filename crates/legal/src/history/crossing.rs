@@ -36,6 +36,8 @@ fn pawn_captures(known: &Known<'_>, color: Color, displaced: Bitboard) -> Option
     cost.min_captures(p.light_bishops, p.dark_bishops)
 }
 
+// Long by design: the rule's proof step by step (the cheapest assignments, the crossed pairs, the
+// extra captures), each step reading the ones before; the comments inside mark the steps.
 /// Appends a [`ReasonCode::PawnsCrossed`] reason if the crossed pawns of the position need more
 /// captures than the missing units allow.
 pub(crate) fn crossed_pawns(known: &Known<'_>, out: &mut Reasons) {

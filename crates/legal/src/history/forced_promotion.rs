@@ -82,6 +82,9 @@ pub(crate) fn forced_promotions(known: &Known<'_>, out: &mut Reasons) {
     }
 }
 
+// Long by design: the proof of the module doc step by step for one side (the opponent's captures,
+// the squares after each, the pawn that cannot have been captured, the paths to the promotion
+// squares); the comments inside mark the steps.
 /// The reason for side `c` (whose pawn promoted), if any.
 fn side(known: &Known<'_>, c: Color) -> Option<Reason> {
     let board = known.pos.board();
