@@ -163,13 +163,7 @@ impl<'c> LegalPruner<'c> {
 
 impl Pruner for LegalPruner<'_> {
     fn is_illegal(&self, pos: &RetroPosition) -> bool {
-        if self.cages.is_empty() {
-            !retrace_legal::analyze(pos).reasons.is_empty()
-        } else {
-            !retrace_legal::analyze_with_cages(pos, self.cages)
-                .reasons
-                .is_empty()
-        }
+        retrace_legal::is_illegal_with_cages(pos, self.cages)
     }
 
     fn has_deep(&self) -> bool {
