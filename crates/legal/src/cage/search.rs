@@ -652,9 +652,15 @@ impl Generator {
                     kind: Kind::EnPassant,
                     ..step
                 };
-                let e_t = Bitboard::from_square(to).with(start);
-                let e_t1 = Bitboard::from_square(from).with(victim);
-                if let Ok(child) = self.edge(state, &step, &[], e_t, e_t1, 1, None) {
+                let mv = Move {
+                    captures: 1,
+                    ..Move::single(
+                        step,
+                        Bitboard::from_square(to).with(start),
+                        Bitboard::from_square(from).with(victim),
+                    )
+                };
+                if let Ok(child) = self.edge(state, &mv) {
                     out.push(child);
                 }
             }
@@ -670,9 +676,8 @@ impl Generator {
         path: Bitboard,
         out: &mut Vec<(Step, State)>,
     ) {
-        let e_t = path.with(step.to);
-        let e_t1 = path.with(step.from);
-        match self.edge(state, &step, &[], e_t, e_t1, 0, None) {
+        let mv = Move::single(step, path.with(step.to), path.with(step.from));
+        match self.edge(state, &mv) {
             Ok(child) => out.push(child),
             Err(Reject::Opponent) => self.uncapture(state, step, path, out),
             Err(Reject::Other) => {}
@@ -680,9 +685,8 @@ impl Generator {
     }
 
     fn plain(&mut self, state: &State, step: Step, path: Bitboard, out: &mut Vec<(Step, State)>) {
-        let e_t = path.with(step.to);
-        let e_t1 = path.with(step.from);
-        if let Ok(child) = self.edge(state, &step, &[], e_t, e_t1, 0, None) {
+        let mv = Move::single(step, path.with(step.to), path.with(step.from));
+        if let Ok(child) = self.edge(state, &mv) {
             out.push(child);
         }
     }
@@ -698,8 +702,11 @@ impl Generator {
             kind: Kind::Uncapture,
             ..step
         };
-        let e_t1 = path.with(step.from);
-        if let Ok(child) = self.edge(state, &step, &[], path, e_t1, 1, None) {
+        let mv = Move {
+            captures: 1,
+            ..Move::single(step, path, path.with(step.from))
+        };
+        if let Ok(child) = self.edge(state, &mv) {
             out.push(child);
         }
     }
@@ -768,15 +775,15 @@ impl Generator {
             for &(_, then, piece) in &relocations {
                 before.set_piece_at(then, piece);
             }
-            let e_t = self.known(between);
+            let known_empty = self.known(between);
             let passed = attacks::between(king_from, king_to).with(king_from);
             if passed
                 .into_iter()
-                .any(|sq| certain_attackers(&before, sq, color.other(), e_t).any())
+                .any(|sq| certain_attackers(&before, sq, color.other(), known_empty).any())
             {
                 continue;
             }
-            let e_t1 =
+            let empty_after =
                 (between | Bitboard::from_square(king_from) | Bitboard::from_square(rook_from))
                     & !Bitboard::from_square(king_to)
                     & !Bitboard::from_square(rook_to);
@@ -789,58 +796,37 @@ impl Generator {
                 kind: Kind::Castle(side),
                 leaves: false,
             };
-            if let Ok(child) = self.edge(
-                state,
-                &step,
-                &relocations,
-                between,
-                e_t1,
-                0,
-                Some((king_from, king_to)),
-            ) {
+            let mv = Move {
+                relocations: &relocations,
+                kings: Some((king_from, king_to)),
+                ..Move::single(step, between, empty_after)
+            };
+            if let Ok(child) = self.edge(state, &mv) {
                 out.push(child);
             }
         }
     }
 
-    /// Applies one retraction and the rules on it. `relocations` lists (square now, square
-    /// before, unit before) for castling; otherwise the step's unit is the only one moved. `e_t`
-    /// and `e_t1` are the squares known empty just before and just after the move; `kings` gives
-    /// the mover's king square before and after when it is known without being tracked
-    /// (castling).
-    #[allow(clippy::too_many_arguments)]
-    fn edge(
-        &mut self,
-        state: &State,
-        step: &Step,
-        relocations: &[(Square, Square, Piece)],
-        e_t: Bitboard,
-        e_t1: Bitboard,
-        captures: u8,
-        kings: Option<(Square, Square)>,
-    ) -> Result<(Step, State), Reject> {
-        let us = step.color;
-        let them = us.other();
+    /// Applies the retraction `mv` and the rules on it (see [`Move`]): the child, or why there
+    /// is none.
+    fn edge(&mut self, state: &State, mv: &Move<'_>) -> Result<(Step, State), Reject> {
+        let us = mv.step.color;
         let board = &state.node.board;
-        let (e_t, e_t1) = (self.known(e_t), self.known(e_t1));
-        let single = [(
-            step.to,
-            step.from,
-            Piece {
-                color: us,
-                role: step.role,
-            },
-        )];
-        let relocations = if relocations.is_empty() {
+        let empty_before = self.known(mv.empty_before);
+        let empty_after = self.known(mv.empty_after);
+        let single = [mv.single_relocation()];
+        let relocations = if mv.relocations.is_empty() {
             &single[..]
         } else {
-            relocations
+            mv.relocations
         };
         // Just after the move, the mover's king is not attacked.
-        if let Some(k) = kings.map(|(_, after)| after).or_else(|| king_of(board, us)) {
-            if certain_attackers(board, k, them, e_t1).any() {
-                return Err(Reject::Other);
-            }
+        let king_after = mv
+            .kings
+            .map(|(_, after)| after)
+            .or_else(|| king_of(board, us));
+        if king_after.is_some_and(|k| certain_attackers(board, k, us.other(), empty_after).any()) {
+            return Err(Reject::Other);
         }
         let mut child = board.clone();
         for &(now, _, _) in relocations {
@@ -850,41 +836,18 @@ impl Generator {
             child.set_piece_at(then, piece);
         }
         // Just before the move, the mover was to move: the opponent's king is not attacked.
-        if let Some(k) = king_of(&child, them) {
-            if certain_attackers(&child, k, us, e_t).any() {
-                return Err(Reject::Opponent);
-            }
+        if king_of(&child, us.other())
+            .is_some_and(|k| certain_attackers(&child, k, us, empty_before).any())
+        {
+            return Err(Reject::Opponent);
         }
-        // The mover's king may stand in check before its move only if the opponent's last move
-        // gave it; an unblockable check was given by the checking unit itself.
-        let mut pending = None;
-        if kings.is_none() {
-            if let Some(k) = king_of(&child, us) {
-                let checkers = unblockable(&child, k, them);
-                if checkers.more_than_one() {
-                    return Err(Reject::Other);
-                }
-                pending = checkers.first();
-            }
-        }
-        let mut frozen = state.node.frozen;
-        let mut leaves = false;
-        for &(_, then, piece) in relocations {
-            if !self.zone.contains(then) {
-                child.discard_piece_at(then);
-                leaves = true;
-            } else if kings.is_some() && (piece.role == Role::King || piece.role == Role::Rook) {
-                frozen.add(then);
-            }
-        }
-        let mut rem = state.rem;
-        if !self.hwa_only && captures > 0 {
-            let r = rem.get_mut(us);
-            if *r < captures {
-                return Err(Reject::Other);
-            }
-            *r -= captures;
-        }
+        let pending = if mv.kings.is_none() {
+            pending_checker(&child, us)?
+        } else {
+            None
+        };
+        let (frozen, leaves) = self.drop_or_freeze(&mut child, state.node.frozen, relocations, mv);
+        let rem = self.spend(state.rem, us, mv.captures)?;
         let mut next = State {
             node: Node {
                 board: child,
@@ -896,7 +859,103 @@ impl Generator {
         if !self.finish(&mut next) {
             return Err(Reject::Other);
         }
-        Ok((Step { leaves, ..*step }, next))
+        Ok((Step { leaves, ..mv.step }, next))
+    }
+
+    /// Drops from `child` the units the move brought back from outside the zone, and freezes
+    /// the king and rook an uncastling put back: the new frozen set, and whether a unit left.
+    fn drop_or_freeze(
+        &self,
+        child: &mut Board,
+        mut frozen: Bitboard,
+        relocations: &[(Square, Square, Piece)],
+        mv: &Move<'_>,
+    ) -> (Bitboard, bool) {
+        let mut leaves = false;
+        for &(_, then, piece) in relocations {
+            if !self.zone.contains(then) {
+                child.discard_piece_at(then);
+                leaves = true;
+            } else if mv.kings.is_some() && (piece.role == Role::King || piece.role == Role::Rook) {
+                frozen.add(then);
+            }
+        }
+        (frozen, leaves)
+    }
+
+    /// The allowance `rem` after `color` uses `captures` of it, unless it has fewer (Hwa's
+    /// search counts no captures).
+    fn spend(
+        &self,
+        mut rem: ByColor<u8>,
+        color: Color,
+        captures: u8,
+    ) -> Result<ByColor<u8>, Reject> {
+        if !self.hwa_only && captures > 0 {
+            let r = rem.get_mut(color);
+            *r = r.checked_sub(captures).ok_or(Reject::Other)?;
+        }
+        Ok(rem)
+    }
+}
+
+/// The unit that must make the next retraction of a child in which `color`'s king stands in an
+/// unblockable check (see the module documentation): the mover's king may stand in check before
+/// its move only if the opponent's last move gave it, and an unblockable check was given by the
+/// checking unit itself. Two such checks at once are impossible.
+fn pending_checker(child: &Board, color: Color) -> Result<Option<Square>, Reject> {
+    let Some(k) = king_of(child, color) else {
+        return Ok(None);
+    };
+    let checkers = unblockable(child, k, color.other());
+    if checkers.more_than_one() {
+        return Err(Reject::Other);
+    }
+    Ok(checkers.first())
+}
+
+/// One retraction as [`Generator::edge`] applies it.
+#[derive(Clone, Copy)]
+struct Move<'r> {
+    /// The retraction.
+    step: Step,
+    /// (square now, square before, unit before) of each unit moved when there are two
+    /// (uncastling); empty when the step's unit is the only one.
+    relocations: &'r [(Square, Square, Piece)],
+    /// Squares known empty just before the move (in forward time).
+    empty_before: Bitboard,
+    /// Squares known empty just after the move.
+    empty_after: Bitboard,
+    /// Captures of the mover's allowance the retraction uses (1 for an uncapture).
+    captures: u8,
+    /// For uncastling, the mover's king square before and after the move, known without the
+    /// king being tracked.
+    kings: Option<(Square, Square)>,
+}
+
+impl Move<'_> {
+    /// A retraction that moves the step's unit alone and uncaptures nothing.
+    fn single(step: Step, empty_before: Bitboard, empty_after: Bitboard) -> Move<'static> {
+        Move {
+            step,
+            relocations: &[],
+            empty_before,
+            empty_after,
+            captures: 0,
+            kings: None,
+        }
+    }
+
+    /// The step's own unit, moved from its square now back to its square before.
+    fn single_relocation(&self) -> (Square, Square, Piece) {
+        (
+            self.step.to,
+            self.step.from,
+            Piece {
+                color: self.step.color,
+                role: self.step.role,
+            },
+        )
     }
 }
 
