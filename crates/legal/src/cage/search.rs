@@ -541,7 +541,6 @@ impl Generator {
     pub(crate) fn children(&mut self, state: &State, out: &mut Vec<(Step, State)>) {
         out.clear();
         let board = state.node.board.clone();
-        let occupied = board.occupied();
         for color in Color::ALL {
             if let Some(p) = state.node.pending {
                 if board.color_at(p) != Some(color) {
@@ -567,41 +566,49 @@ impl Generator {
                 };
                 if piece.role == Role::Pawn {
                     self.pawn(state, color, to, out);
-                    continue;
-                }
-                for from in attacks::attacks(to, piece, occupied) & !occupied {
-                    let step = Step {
-                        color,
-                        role: piece.role,
-                        from,
-                        to,
-                        promotion: None,
-                        kind: Kind::Plain,
-                        leaves: false,
-                    };
-                    self.plain_or_uncapture(state, step, attacks::between(from, to), out);
-                }
-                if piece.role != Role::King && color.relative_rank(to.rank()) == Rank::Eighth {
-                    let step = Step {
-                        color,
-                        role: Role::Pawn,
-                        from: to,
-                        to,
-                        promotion: Some(piece.role),
-                        kind: Kind::Plain,
-                        leaves: false,
-                    };
-                    if let Some(from) = to.offset(-forward(color)) {
-                        if !occupied.contains(from) {
-                            self.plain(state, Step { from, ..step }, Bitboard::EMPTY, out);
-                        }
-                    }
-                    for from in attacks::pawn_attacks(color.other(), to) & !occupied {
-                        self.uncapture(state, Step { from, ..step }, Bitboard::EMPTY, out);
-                    }
+                } else {
+                    self.piece(state, piece, to, out);
                 }
             }
             self.uncastle(state, color, out);
+        }
+    }
+
+    /// The retractions of the piece (not a pawn) `piece` on `to`: its moves back along its lines,
+    /// each plain or an uncapture, and on the last rank the promotion that made it.
+    fn piece(&mut self, state: &State, piece: Piece, to: Square, out: &mut Vec<(Step, State)>) {
+        let occupied = state.node.board.occupied();
+        let color = piece.color;
+        for from in attacks::attacks(to, piece, occupied) & !occupied {
+            let step = Step {
+                color,
+                role: piece.role,
+                from,
+                to,
+                promotion: None,
+                kind: Kind::Plain,
+                leaves: false,
+            };
+            self.plain_or_uncapture(state, step, attacks::between(from, to), out);
+        }
+        if piece.role != Role::King && color.relative_rank(to.rank()) == Rank::Eighth {
+            let step = Step {
+                color,
+                role: Role::Pawn,
+                from: to,
+                to,
+                promotion: Some(piece.role),
+                kind: Kind::Plain,
+                leaves: false,
+            };
+            if let Some(from) = to.offset(-forward(color)) {
+                if !occupied.contains(from) {
+                    self.plain(state, Step { from, ..step }, Bitboard::EMPTY, out);
+                }
+            }
+            for from in attacks::pawn_attacks(color.other(), to) & !occupied {
+                self.uncapture(state, Step { from, ..step }, Bitboard::EMPTY, out);
+            }
         }
     }
 
@@ -711,99 +718,93 @@ impl Generator {
         }
     }
 
+    /// The uncastlings of `color` (see [`Generator::uncastle_on`]).
     fn uncastle(&mut self, state: &State, color: Color, out: &mut Vec<(Step, State)>) {
+        for side in CastlingSide::ALL {
+            self.uncastle_on(state, color, side, out);
+        }
+    }
+
+    /// The uncastling of `color` on `side`, if its king and rook can have castled into the node:
+    /// each tracked on its square after castling (and not frozen) or untracked, at least one of
+    /// them tracked, the pending unit among them, the squares between free, and the king neither
+    /// in check nor passing an attacked square before castling.
+    fn uncastle_on(
+        &mut self,
+        state: &State,
+        color: Color,
+        side: CastlingSide,
+        out: &mut Vec<(Step, State)>,
+    ) {
         let board = &state.node.board;
-        let occupied = board.occupied();
         let rank = color.backrank();
         let king_from = Square::from_coords(File::E, rank);
-        for side in CastlingSide::ALL {
-            let king_to = side.king_to(color);
-            let rook_to = side.rook_to(color);
-            let rook_from = Square::from_coords(
-                if side == CastlingSide::KingSide {
-                    File::H
-                } else {
-                    File::A
-                },
-                rank,
-            );
-            let king = board.piece_at(king_to) == Some(color.king());
-            let rook = board.piece_at(rook_to) == Some(color.rook());
-            // Castling put the king on `king_to` and the rook on `rook_to`: each is tracked there
-            // or untracked (its square empty here, and for the king, no tracked king elsewhere).
-            let king_ok = if king {
-                !state.node.frozen.contains(king_to)
-            } else {
-                !occupied.contains(king_to) && king_of(board, color).is_none()
-            };
-            let rook_ok = if rook {
-                !state.node.frozen.contains(rook_to)
-            } else {
-                !occupied.contains(rook_to)
-            };
-            if !(king || rook) || !king_ok || !rook_ok {
-                continue;
-            }
-            if let Some(p) = state.node.pending {
-                if !((king && p == king_to) || (rook && p == rook_to)) {
-                    continue;
-                }
-            }
-            let between = attacks::between(king_from, rook_from);
-            let mut moved = Bitboard::EMPTY;
-            if king {
-                moved.add(king_to);
-            }
-            if rook {
-                moved.add(rook_to);
-            }
-            if ((occupied & !moved) & between.with(king_from).with(rook_from)).any() {
-                continue;
-            }
-            let mut relocations = Vec::with_capacity(2);
-            if king {
-                relocations.push((king_to, king_from, color.king()));
-            }
-            if rook {
-                relocations.push((rook_to, rook_from, color.rook()));
-            }
-            // Before castling: the king is not in check and does not pass an attacked square.
-            let mut before = board.clone();
-            for &(now, _, _) in &relocations {
-                before.discard_piece_at(now);
-            }
-            for &(_, then, piece) in &relocations {
-                before.set_piece_at(then, piece);
-            }
-            let known_empty = self.known(between);
-            let passed = attacks::between(king_from, king_to).with(king_from);
-            if passed
-                .into_iter()
-                .any(|sq| certain_attackers(&before, sq, color.other(), known_empty).any())
-            {
-                continue;
-            }
-            let empty_after =
-                (between | Bitboard::from_square(king_from) | Bitboard::from_square(rook_from))
-                    & !Bitboard::from_square(king_to)
-                    & !Bitboard::from_square(rook_to);
-            let step = Step {
-                color,
-                role: Role::King,
-                from: king_from,
-                to: king_to,
-                promotion: None,
-                kind: Kind::Castle(side),
-                leaves: false,
-            };
-            let mv = Move {
-                relocations: &relocations,
-                kings: Some((king_from, king_to)),
-                ..Move::single(step, between, empty_after)
-            };
-            if let Ok(child) = self.edge(state, &mv) {
-                out.push(child);
-            }
+        let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
+        let rook_file = if side == CastlingSide::KingSide {
+            File::H
+        } else {
+            File::A
+        };
+        let rook_from = Square::from_coords(rook_file, rank);
+        let Some((king, rook)) = castled_units(state, color, side) else {
+            return;
+        };
+        let between = attacks::between(king_from, rook_from);
+        let moved = (if king {
+            Bitboard::from_square(king_to)
+        } else {
+            Bitboard::EMPTY
+        }) | (if rook {
+            Bitboard::from_square(rook_to)
+        } else {
+            Bitboard::EMPTY
+        });
+        if ((board.occupied() & !moved) & between.with(king_from).with(rook_from)).any() {
+            return;
+        }
+        let mut relocations = Vec::with_capacity(2);
+        if king {
+            relocations.push((king_to, king_from, color.king()));
+        }
+        if rook {
+            relocations.push((rook_to, rook_from, color.rook()));
+        }
+        // Before castling: the king is not in check and does not pass an attacked square.
+        let mut before = board.clone();
+        for &(now, _, _) in &relocations {
+            before.discard_piece_at(now);
+        }
+        for &(_, then, piece) in &relocations {
+            before.set_piece_at(then, piece);
+        }
+        let known_empty = self.known(between);
+        let passed = attacks::between(king_from, king_to).with(king_from);
+        if passed
+            .into_iter()
+            .any(|sq| certain_attackers(&before, sq, color.other(), known_empty).any())
+        {
+            return;
+        }
+        let empty_after =
+            (between | Bitboard::from_square(king_from) | Bitboard::from_square(rook_from))
+                & !Bitboard::from_square(king_to)
+                & !Bitboard::from_square(rook_to);
+        let step = Step {
+            color,
+            role: Role::King,
+            from: king_from,
+            to: king_to,
+            promotion: None,
+            kind: Kind::Castle(side),
+            leaves: false,
+        };
+        let mv = Move {
+            relocations: &relocations,
+            kings: Some((king_from, king_to)),
+            ..Move::single(step, between, empty_after)
+        };
+        if let Ok(child) = self.edge(state, &mv) {
+            out.push(child);
         }
     }
 
@@ -897,6 +898,36 @@ impl Generator {
         }
         Ok(rem)
     }
+}
+
+/// Which of `color`'s king and rook castling on `side` put on their squares are tracked there
+/// (the others are untracked: their squares empty, and for the king, no tracked king elsewhere),
+/// or `None` when that castling cannot have led to the node: neither is tracked, a tracked one is
+/// frozen, or the pending unit is not one of them.
+fn castled_units(state: &State, color: Color, side: CastlingSide) -> Option<(bool, bool)> {
+    let board = &state.node.board;
+    let occupied = board.occupied();
+    let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
+    let king = board.piece_at(king_to) == Some(color.king());
+    let rook = board.piece_at(rook_to) == Some(color.rook());
+    let king_ok = if king {
+        !state.node.frozen.contains(king_to)
+    } else {
+        !occupied.contains(king_to) && king_of(board, color).is_none()
+    };
+    let rook_ok = if rook {
+        !state.node.frozen.contains(rook_to)
+    } else {
+        !occupied.contains(rook_to)
+    };
+    if !(king || rook) || !king_ok || !rook_ok {
+        return None;
+    }
+    let pending_ok = state
+        .node
+        .pending
+        .is_none_or(|p| (king && p == king_to) || (rook && p == rook_to));
+    pending_ok.then_some((king, rook))
 }
 
 /// The unit that must make the next retraction of a child in which `color`'s king stands in an
