@@ -725,6 +725,8 @@ impl Generator {
         }
     }
 
+    // Long by design: the rules of uncastling in the order its doc lists them, each on the
+    // squares the one before computed; the castled units are their own step.
     /// The uncastling of `color` on `side`, if its king and rook can have castled into the node:
     /// each tracked on its square after castling (and not frozen) or untracked, at least one of
     /// them tracked, the pending unit among them, the squares between free, and the king neither
