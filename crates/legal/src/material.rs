@@ -272,13 +272,9 @@ fn promotion_bound(
     let found = promotion::min_captures(b.color, b.pawns, demands, statics, false);
     out.extend(promotion::no_promotion_square(pos, statics, b.color));
     if found.is_none_or(|c| c + b.by_pieces > b.missing) && b.by_pawns + b.by_pieces <= b.missing {
-        out.push(promotion::reason(
-            b.color,
-            demands,
-            found,
-            b.by_pieces,
-            b.missing,
-        ));
+        out.add_built(ReasonCode::PromotionsNeedCaptures, || {
+            promotion::reason(b.color, demands, found, b.by_pieces, b.missing)
+        });
     }
     found.map_or(b.by_pawns, |c| c.max(b.by_pawns))
 }
@@ -304,14 +300,16 @@ fn walk_bound(
     }
     let walked = promotion::min_captures(b.color, b.pawns, demands, statics, true);
     if walked.is_none_or(|c| c + b.by_pieces > b.missing) {
-        out.push(promotion::walk_reason(
-            b.color,
-            b.pawns & left,
-            &statics.timed,
-            walked,
-            b.by_pieces,
-            b.missing,
-        ));
+        out.add_built(ReasonCode::PawnWalksNeedCaptures, || {
+            promotion::walk_reason(
+                b.color,
+                b.pawns & left,
+                &statics.timed,
+                walked,
+                b.by_pieces,
+                b.missing,
+            )
+        });
     }
     walked.map_or(sharper, |c| c.max(sharper))
 }

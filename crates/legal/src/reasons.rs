@@ -54,6 +54,18 @@ impl Reasons {
         }
     }
 
+    /// Adds the reason `make` builds, whose code is `code`, for rules whose sentence comes with
+    /// its squares from a helper: a verdict-only sink never calls `make`.
+    pub(crate) fn add_built(&mut self, code: ReasonCode, make: impl FnOnce() -> Reason) {
+        if !self.verdict_only {
+            let reason = make();
+            debug_assert_eq!(reason.code, code, "a built reason under another code");
+            self.list.push(reason);
+        } else {
+            self.add(code, Bitboard::EMPTY, String::new);
+        }
+    }
+
     /// Whether the analysis may stop here: only the verdict is wanted, and it is known.
     #[must_use]
     pub(crate) fn settled(&self) -> bool {

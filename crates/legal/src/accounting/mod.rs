@@ -36,13 +36,14 @@ use shakmaty::{Bitboard, ByColor, Color, File};
 use self::accounts::{accounts, Account};
 use self::items::{items, Item, Place};
 use crate::history::Known;
+use crate::reasons::Reasons;
 use crate::promotion::{missing_only, NONE};
 use crate::text::{color_adj, plural, squares_text};
 use crate::types::{Reason, ReasonCode};
 
 /// Appends a [`ReasonCode::CapturesUnaccounted`] reason if no account of both sides' pawns fits
 /// the units each side is missing.
-pub(crate) fn global_accounting(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn global_accounting(known: &Known<'_>, out: &mut Reasons) {
     let Some(budget) = budgets(known) else {
         return;
     };
@@ -82,7 +83,9 @@ pub(crate) fn global_accounting(known: &Known<'_>, out: &mut Vec<Reason>) {
             }
         }
     }
-    out.push(reason(known, &white, &black, worst.as_ref()));
+    out.add_built(ReasonCode::CapturesUnaccounted, || {
+        reason(known, &white, &black, worst.as_ref())
+    });
 }
 
 /// The most captures each side's pawns can have made: the units the other side misses, less the

@@ -132,7 +132,9 @@ pub(crate) fn promotions(known: &Known<'_>, out: &mut Reasons) {
             straight,
             timed: &timed,
         };
-        out.push(reason(known, us, &demands, &facts, found));
+        out.add_built(ReasonCode::PromotionsNeedCaptures, || {
+            reason(known, us, &demands, &facts, found)
+        });
     }
 }
 

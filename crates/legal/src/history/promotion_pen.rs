@@ -63,7 +63,9 @@ pub(crate) fn crowded_pens(known: &Known<'_>, out: &mut Reasons) {
             continue;
         }
         if let Some(found) = crowded(known, color, units) {
-            out.push(reason(known, color, &found));
+            out.add_built(ReasonCode::CrowdedPromotionPen, || {
+                reason(known, color, &found)
+            });
         }
     }
 }
