@@ -8,7 +8,7 @@
 
 use retrace_legal::cage::{clusters, find_cage, AutoLimits, CageStore};
 use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
-use retrace_testkit::{random_game, retro_position};
+use retrace_testkit::{pos, random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;
 use shakmaty::{Bitboard, Square};
@@ -19,10 +19,6 @@ const POSITIONS: usize = if cfg!(debug_assertions) {
 } else {
     200_000
 };
-
-fn pos(fen: &str) -> RetroPosition {
-    RetroPosition::parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
 
 fn squares(list: &[Square]) -> Bitboard {
     list.iter().copied().collect()

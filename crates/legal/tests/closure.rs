@@ -7,7 +7,7 @@
 
 use retrace_legal::cage::{closure, CageStore, CHECK_CLOSURE_NODES};
 use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
-use retrace_testkit::{random_game, retro_position};
+use retrace_testkit::{pos, random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color, Square};
 
@@ -22,10 +22,6 @@ const POSITIONS: usize = if cfg!(debug_assertions) {
 /// whose closure is sure to be larger are not tried at all, and those tried close or escape in a
 /// few nodes, so 100,000 positions take about a second.
 const SOUNDNESS_NODES: u64 = 4 * CHECK_CLOSURE_NODES;
-
-fn pos(fen: &str) -> RetroPosition {
-    RetroPosition::parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
 
 /// `fen` without uncaptures for either side.
 fn sealed(fen: &str) -> RetroPosition {

@@ -421,19 +421,12 @@ fn cage_verify_batch_mode_answers_line_by_line() {
 
 /// Runs the binary with `args`, sends it SIGINT after 800 ms, and returns what it printed.
 fn interrupted(args: &[&str]) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    std::thread::sleep(std::time::Duration::from_millis(800));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    child.wait_with_output().expect("the binary finishes")
+    common::interrupt_after(
+        args,
+        Stdio::inherit(),
+        std::time::Duration::from_millis(800),
+    )
+    .0
 }
 
 #[test]

@@ -1,16 +1,15 @@
 //! `retrace retractor` as scripts drive it: the tree in text and JSON, the verdicts, bad input.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 use serde_json::Value;
 
 const KRYSTUFEK: &str = "4b1Q1/3kp3/B2bN2K/8/1N6/8/8/8 b - - 0 1";
 
 fn retrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retrace"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    common::run(args, b"")
 }
 
 fn retractor(fen: &str, kind: &str, n: &str, goal: &str, json: bool) -> Output {

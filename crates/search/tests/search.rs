@@ -10,13 +10,9 @@ use std::{
 use retrace_search::{
     line_notation, prove, solve, to_pgn, LegalPruner, NoPruning, Proof, SolveParams,
 };
-use retrace_testkit::{positions_along, random_game, retro_position};
+use retrace_testkit::{pos, positions_along, random_game, retro_position};
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{ByColor, Color, Move, Position};
-
-fn pos(fen: &str) -> RetroPosition {
-    RetroPosition::from_fen(fen).expect("test FEN sets up")
-}
 
 fn notation_lines(p: &RetroPosition, lines: &[Vec<Retraction>]) -> Vec<String> {
     lines

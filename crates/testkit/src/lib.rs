@@ -86,6 +86,13 @@ pub fn random_game(seed: u64, max_plies: usize) -> Game {
     game
 }
 
+/// The position of a test's FEN, which must set up (a test's own data, so a bad one panics with
+/// the FEN and why).
+#[must_use]
+pub fn pos(fen: &str) -> RetroPosition {
+    RetroPosition::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
 /// The retro position of a real game position: castling rights and the en passant square (written
 /// whenever the last move was a double step) become retro facts, as a FEN would give them.
 #[must_use]

@@ -36,8 +36,8 @@ use shakmaty::{Bitboard, ByColor, Color, File};
 use self::accounts::{accounts, Account};
 use self::items::{items, Item, Place};
 use crate::history::Known;
-use crate::reasons::Reasons;
 use crate::promotion::{missing_only, NONE};
+use crate::reasons::Reasons;
 use crate::text::{color_adj, plural, squares_text};
 use crate::types::{Reason, ReasonCode};
 
