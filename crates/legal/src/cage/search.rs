@@ -1103,6 +1103,7 @@ impl<'s> Search<'s> {
         if proven {
             self.debug_assert_no_escape(&reduced);
             self.store.learn(&reduced);
+            self.store.learn_all(&sub.tt);
             // Every node the successful search expanded has no realization: it closes branches
             // here as an expanded node would.
             for (node, rems) in sub.tt {
@@ -1158,14 +1159,18 @@ impl<'s> Search<'s> {
         self.deepest = 0;
     }
 
-    /// Whether `state` is closed by an expanded node, a stored cage or an earlier proof.
+    /// Whether `state` is closed by an expanded node, a stored cage, an earlier proof, or (by
+    /// containment) a node learnt from one.
     fn closed(&self, state: &State) -> bool {
         if let Some(seen) = self.tt.get(&state.node) {
             if seen.iter().any(|r| covers(r, &state.rem)) {
                 return true;
             }
         }
-        self.store.proves(state, !self.gen.hwa_only)
+        if self.gen.hwa_only {
+            return self.store.proves(state, false);
+        }
+        self.store.proves(state, true) || self.store.proves_by_containment(state)
     }
 
     fn mark(&mut self, state: &State) {
@@ -1228,15 +1233,17 @@ impl<'s> Search<'s> {
             }
             self.nodes += 1;
             self.gen.children(&state, &mut children);
+            // The cheap proofs first: a pen core's search is capped at a few hundred nodes, a
+            // reduced node's may take a quarter of what is left.
+            if self.prove_a_pen_core(&state) {
+                children.clear();
+                continue;
+            }
             if let Some(reduced) = self.reduction(&state, &children) {
                 if self.prove_reduced(reduced) {
                     children.clear();
                     continue;
                 }
-            }
-            if self.prove_a_pen_core(&state) {
-                children.clear();
-                continue;
             }
             for (step, child) in children.drain(..) {
                 if let Some(f) = Self::escaped(&child) {
