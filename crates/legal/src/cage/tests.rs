@@ -7,7 +7,7 @@ use retrace_testkit::{random_game, Game};
 use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Move, Position, Square};
 
 use super::format::{default_zone, INITIAL};
-use super::search::{all_home, Generator, Kind, Step};
+use super::search::{all_home, verify_flat, Generator, Kind, Step};
 use super::*;
 
 /// Squares that a move of `m` by `color` empties or fills (for "never moved" bookkeeping).
@@ -342,4 +342,34 @@ fn steps_are_written_in_retro_notation() {
         ..step
     };
     assert_eq!(castle.to_string(), "0-0-0");
+}
+
+/// Every node a successful verification expanded has no realization, and neither has any node
+/// that contains it (its units on their squares, its frozen marks, its pending unit, no more
+/// captures): later searches close such nodes wherever they occur, not only at their roots.
+/// Keym's cage (r2-D-157's second hint cage), searched without reductions or pen cores, runs out
+/// of nodes: the wanderers (queen, bishops, rooks) multiply the nodes around the one thing that
+/// holds, the pen of the rook that castling would need. Once a verification has proven that pen
+/// (White's pawns, the black pawn on e2, king and rooks on e1, f1, h1, e1 and h1 never moved),
+/// the same search closes, although the pen is only ever a part of its nodes and is learnt, not
+/// stored. The near miss: without the never-moved marks the units walk home (the learnt pen,
+/// frozen, covers none of those nodes).
+#[test]
+fn nodes_proven_once_close_every_node_containing_them() {
+    let keym = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1").expect("claim");
+    let budget = 20_000;
+    assert_eq!(
+        verify_flat(&keym, &CageStore::new(), budget),
+        Err(Failure::NodeLimit(budget))
+    );
+    let store = CageStore::new();
+    let pen = Cage::parse_line("8/8/8/8/6P1/2PP1P2/1P2pPP1/4KR1R frozen=e1,h1").expect("claim");
+    assert!(verify(&pen, &store).verified());
+    assert!(store.is_empty());
+    assert_eq!(verify_flat(&keym, &store, budget), Ok(()));
+    let loose = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R").expect("claim");
+    assert!(matches!(
+        verify_flat(&loose, &store, budget),
+        Err(Failure::AllHome | Failure::BoardEmpty)
+    ));
 }
