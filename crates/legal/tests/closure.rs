@@ -9,7 +9,7 @@ use retrace_legal::cage::{closure, CageStore, CHECK_CLOSURE_NODES};
 use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
 use retrace_testkit::{random_game, retro_position};
 use retrace_unmove::RetroPosition;
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color, Square};
 
 /// Random-game positions the soundness test asks the closure of.
 const POSITIONS: usize = if cfg!(debug_assertions) {
@@ -18,10 +18,10 @@ const POSITIONS: usize = if cfg!(debug_assertions) {
     100_000
 };
 
-/// The closure's budget in the soundness test: `prove`'s. Positions whose closure is sure to be
-/// larger are not tried at all, and those tried close or escape in a few nodes, so 100,000
-/// positions take well under a second.
-const SOUNDNESS_NODES: u64 = 20_000;
+/// The closure's budget in the soundness test: four times `check`'s and `prove`'s. Positions
+/// whose closure is sure to be larger are not tried at all, and those tried close or escape in a
+/// few nodes, so 100,000 positions take about a second.
+const SOUNDNESS_NODES: u64 = 4 * CHECK_CLOSURE_NODES;
 
 fn pos(fen: &str) -> RetroPosition {
     RetroPosition::parse(fen, None).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -52,6 +52,7 @@ fn a_sealed_shuffle_is_closed_with_its_own_reason() {
         let found = closure(&p, &CageStore::new(), 1_000, None);
         let closed = found.closed.expect("every line of the shuffle repeats");
         assert_eq!(closed.units, p.board().occupied());
+        assert!(closed.whole);
         assert!(
             closed.nodes <= 100 && closed.nodes == found.nodes,
             "{closed:?}"
@@ -69,6 +70,22 @@ fn a_sealed_shuffle_is_closed_with_its_own_reason() {
         );
         // Too small a budget proves nothing.
         assert_eq!(closure(&p, &CageStore::new(), 1, None).closed, None);
+        // Asked again through one store, the closure is known: the same verdict, worded alike.
+        let store = CageStore::new();
+        let first = closure(&p, &store, 1_000, None).closed.expect("closed");
+        let again = closure(&p, &store, 1_000, None)
+            .closed
+            .expect("still closed");
+        for closed in [first, again] {
+            assert!(
+                closed
+                    .reason()
+                    .message
+                    .starts_with("no history: every line of retractions repeats a position"),
+                "{}",
+                closed.reason()
+            );
+        }
     }
 }
 
@@ -85,13 +102,26 @@ fn the_near_miss_with_exits_is_not_closed() {
 }
 
 #[test]
-fn the_whole_board_holds_a_cage_the_analysis_misses() {
+fn a_closure_the_analysis_misses_leaves_the_free_king_out() {
     let p = pos(HWA_ROOK);
     assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
     let closed = closure(&p, &CageStore::new(), CHECK_CLOSURE_NODES, None)
         .closed
-        .expect("the rook's corner closes once the king on e8 walks away");
-    assert_eq!(closed.reason().code, ReasonCode::Closure);
+        .expect("the rook's corner closes; the king on e8 walks away");
+    assert!(!closed.whole);
+    assert_eq!(
+        closed.units,
+        p.board().occupied() & !Bitboard::from_square(Square::E8)
+    );
+    let reason = closed.reason();
+    assert_eq!(reason.code, ReasonCode::Closure);
+    assert!(
+        reason
+            .message
+            .starts_with("no history: every line of retractions of the units on h1, e2"),
+        "{reason}"
+    );
+    assert_eq!(reason.squares.len(), 6);
 }
 
 #[test]

@@ -96,7 +96,7 @@ fn no_legal_corpus_position_is_called_illegal() {
 }
 
 /// The closure (the whole position verified as a cage, issue 17) proves no legal corpus position
-/// illegal, with the budget `prove` gives it.
+/// illegal, with four times the budget `check` and `prove` give it.
 #[test]
 fn no_legal_corpus_position_is_closed() {
     let store = retrace_legal::CageStore::new();
@@ -112,5 +112,6 @@ fn no_legal_corpus_position_is_closed() {
     assert!(wrong.is_empty(), "false closure:\n{}", wrong.join("\n"));
 }
 
-/// `prove`'s closure budget (`retrace_search::PROVE_CLOSURE_NODES`).
-const CLOSURE_NODES: u64 = 20_000;
+/// Four times `check`'s and `prove`'s closure budget
+/// ([`retrace_legal::cage::CHECK_CLOSURE_NODES`]).
+const CLOSURE_NODES: u64 = 4 * retrace_legal::cage::CHECK_CLOSURE_NODES;

@@ -27,7 +27,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
         /// When the analysis finds no contradiction, also look for a history N plies deep: if
-        /// every line dies earlier, the position is illegal (reason no_history).
+        /// every line dies or repeats earlier, the position is illegal (reason no_history, or
+        /// closure when every line only goes round in a finite set).
         #[arg(long, value_name = "N", value_parser = value_parser!(u32).range(0..=i64::from(MAX_SOLVE_DEPTH)))]
         prove: Option<u32>,
         /// With --prove: give up after visiting this many nodes (the answer is then incomplete).

@@ -209,5 +209,40 @@ mod tests {
         let plies = report.json["longest"]["plies"].as_u64().expect("plies");
         assert!((3..=7).contains(&plies), "{text}");
         assert!(report.json["tries"][0]["repeats"] == true);
+        assert!(report.json["tries"][0]["cut"] == "depth");
+        assert!(report.json["closure"].is_null());
+    }
+
+    /// Hwa's rook: the analysis finds nothing and the closure answers; the report gives its
+    /// reason as the summary, names the cut of every last move, and has the closure in JSON.
+    #[test]
+    fn a_closed_position_is_reported_by_its_closure() {
+        let pos = RetroPosition::from_fen("4k3/8/8/8/8/6P1/4PPrP/7K w - - 0 1").expect("FEN");
+        let proof = prove(&pos, 20, &retrace_search::LegalPruner::new(), None);
+        let report = ProofReport::new(&pos, 20, &proof);
+        assert_eq!(report.has_history, Some(false));
+        assert!(report.closure);
+        assert!(
+            report.summary.starts_with(
+                "no history: every line of retractions of the units on h1, e2, f2, g2, h2 and g3 \
+                 repeats a position or dies within"
+            ),
+            "{}",
+            report.summary
+        );
+        assert!(
+            report.text().contains("into a closure"),
+            "{}",
+            report.text()
+        );
+        assert!(report.json["closure"].is_string());
+        let tries = report.json["tries"].as_array().expect("tries");
+        assert!(!tries.is_empty());
+        assert!(
+            tries
+                .iter()
+                .all(|t| t["cut"] == "closure" || t["cut"] == "illegal"),
+            "{tries:?}"
+        );
     }
 }

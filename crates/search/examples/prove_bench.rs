@@ -9,7 +9,7 @@
 #[path = "../tests/support/retractor.rs"]
 mod retractor;
 
-use std::{cell::Cell, time::Instant};
+use std::{cell::Cell, sync::atomic::AtomicBool, time::Instant};
 
 use retrace_legal::{cage::closure, CageStore, Reason};
 use retrace_search::{prove_measured, LegalPruner, Proof, Pruner, PROVE_CLOSURE_NODES};
@@ -38,11 +38,17 @@ impl Pruner for Counted<'_> {
         self.pruner.has_deep()
     }
 
-    fn closure_reason(&self, pos: &RetroPosition) -> Option<Reason> {
+    fn closure_reason(
+        &self,
+        pos: &RetroPosition,
+        max_nodes: Option<u64>,
+        cancel: Option<&AtomicBool>,
+    ) -> Option<Reason> {
         if !self.closure {
             return None;
         }
-        let found = closure(pos, self.store, PROVE_CLOSURE_NODES, None);
+        let max_nodes = max_nodes.map_or(PROVE_CLOSURE_NODES, |m| m.min(PROVE_CLOSURE_NODES));
+        let found = closure(pos, self.store, max_nodes, cancel);
         self.nodes.set(self.nodes.get() + found.nodes);
         found.closed.map(|c| c.reason())
     }

@@ -56,6 +56,16 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// The nodes left in the budget (`None`: no budget).
+    pub(crate) fn left(&self) -> Option<u64> {
+        self.max_nodes.map(|max| max.saturating_sub(self.nodes))
+    }
+
+    /// The cancel flag the search looks at, if any.
+    pub(crate) fn cancel_flag(&self) -> Option<&AtomicBool> {
+        self.cancel.as_deref()
+    }
+
     /// Counts a node; returns false once the search must stop (budget spent or cancelled).
     pub(crate) fn visit(&mut self, ply: u32) -> bool {
         self.visit_with(ply, 0)

@@ -164,9 +164,14 @@ impl retrace_search::Pruner for ClosureOnly {
         false
     }
 
-    fn closure_reason(&self, pos: &RetroPosition) -> Option<retrace_legal::Reason> {
+    fn closure_reason(
+        &self,
+        pos: &RetroPosition,
+        _: Option<u64>,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Option<retrace_legal::Reason> {
         let store = retrace_legal::CageStore::new();
-        retrace_legal::cage::closure(pos, &store, retrace_search::PROVE_CLOSURE_NODES, None)
+        retrace_legal::cage::closure(pos, &store, retrace_search::PROVE_CLOSURE_NODES, cancel)
             .closed
             .map(|c| c.reason())
     }

@@ -3,19 +3,26 @@
 //! A position whose every line of retractions only goes round in a finite set, never reaching the
 //! initial array nor freeing a unit, has no history: every game would have to cycle forever.
 //! [`closure`] asks exactly that of the cage verifier ([`super::search`]), with the claim made of
-//! every unit of the position: its search *is* the closure (the set of nodes reachable by
-//! retraction, each expanded once, a node met again closing its branch), its escapes are the
-//! exits (a unit retracted out of the zone is dropped, and a node with every unit home or none
-//! left fails), its budget is the node cap, and what it proves is learnt by the store like any
-//! cage. Nothing here searches: this file only makes the claim and words the verdict.
+//! the units of the position that cannot simply walk away (every unit, less those that the
+//! peeling of [`super::find_cage`] takes away; all of them when nothing peels): its search *is*
+//! the closure (the set of nodes reachable by retraction, each expanded once, a node met again
+//! closing its branch), its escapes are the exits (a unit retracted out of the zone is dropped,
+//! and a node with every unit home or none left fails), its budget is the node cap, and what it
+//! proves is learnt by the store like any cage. Nothing here searches: this file only makes the
+//! claim and words the verdict.
+//!
+//! Unlike [`super::find_cage`], the claim is not cut into clusters nor capped in units: it is the
+//! whole position less its free units, so units far apart that hold each other (a check along a
+//! line, a pending unit) are seen together, and a crowd of any size is tried.
 //!
 //! # Why a verified closure proves the position illegal (hand proof)
 //! Let `P` be the position and `G` a legal game ending in `P`; we show that `G` *realizes* the
 //! root of the verification (in the sense of `search.rs`), which the verification proves
 //! impossible.
-//! - The claim holds every unit of `P` on its square, so the position after `G` (which is `P`)
-//!   contains the tracked units. Nothing else is asked of the squares: an untracked unit may stand
-//!   anywhere, so every real predecessor of `P` is covered whatever units its uncaptures restored.
+//! - The claim holds units of `P` on their squares (all of them, or those peeling left), so the
+//!   position after `G` (which is `P`) contains the tracked units. Nothing else is asked of the
+//!   squares: an untracked unit may stand anywhere, so every real predecessor of `P` is covered
+//!   whatever units its uncaptures restored, and whatever the units left out of the claim did.
 //! - Frozen units are those `P` itself marks as never moved (castling rights, the user's marks),
 //!   kept only where they stand on their home square, as a cage claim must: in `G` they never
 //!   moved, by the meaning of those marks.
@@ -43,36 +50,41 @@
 //! illegal.
 //!
 //! # Cost
-//! A closure is as large as the freedom of the units, so a position from which any unit can walk
-//! out of the zone is never tried (the same peeling as [`super::find_cage`]'s: a heuristic that only saves time;
-//! not trying proves nothing and is always sound), and the node cap bounds the rest. Meant for
-//! `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]), never for
-//! every node of a search.
+//! A closure is as large as the freedom of its units, so the units that can walk away are left
+//! out of the claim, a position whose units all walk away is not tried at all, and neither is one
+//! whose claim is sure to have more nodes than the budget (see [`too_large`]): these are
+//! heuristics that only choose the claim or save time (a smaller claim proven proves the position
+//! just as well; not trying proves nothing and is always sound). The node cap bounds the rest.
+//! Meant for `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]),
+//! never for every node of a search.
 
 use std::sync::atomic::AtomicBool;
 
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color};
 
-use super::auto::{claim, retreat};
+use super::auto::{claim, peel, retreat, Peeled};
 use super::format::MAX_DEPTH;
 use super::search::{verify_deepest, VerifyOptions};
 use super::store::CageStore;
 use crate::{
-    text::plural,
+    text::{plural, squares_text},
     types::{Reason, ReasonCode},
 };
 
 /// Nodes the closure may expand in [`super::analyze_thoroughly`] (`check`), after the cheaper
-/// rules and the cage attempt found nothing: a small budget, a few tens of milliseconds at worst
-/// (`prove` gives it more).
+/// rules and the cage attempt found nothing: a small budget (a failing closure costs about 13
+/// microseconds a node), and positions whose closure is sure to be larger are not tried (`prove`
+/// gives it more).
 pub const CHECK_CLOSURE_NODES: u64 = 5_000;
 
 /// A closure [`closure`] proved: every line of retractions from the position dies or repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Closed {
-    /// The units of the claim (every unit of the position).
+    /// The units of the claim: those of the position that peeling left.
     pub units: Bitboard,
+    /// Whether the claim holds every unit of the position (nothing peeled away).
+    pub whole: bool,
     /// Nodes (positions of the tracked units) the verification expanded.
     pub nodes: u64,
     /// The longest line of retractions before every line had died or repeated (`None` when the
@@ -81,21 +93,38 @@ pub struct Closed {
 }
 
 impl Closed {
-    /// The [`ReasonCode::Closure`] reason: "no history: every line of retractions repeats within
-    /// K plies (N positions)".
+    /// The [`ReasonCode::Closure`] reason: "no history: every line of retractions repeats a
+    /// position or dies within K plies (N positions)", naming the units when some were left out.
     #[must_use]
     pub fn reason(&self) -> Reason {
         let within = self
             .plies
+            .filter(|&k| k > 0)
             .map(|k| format!(" within {k} {}", if k == 1 { "ply" } else { "plies" }))
             .unwrap_or_default();
-        let message = format!(
-            "no history: every line of retractions repeats a position or dies{within} ({} \
-             position{}, uncaptures included), so no game reaches this one",
-            self.nodes,
-            plural(self.nodes)
-        );
-        Reason::new(ReasonCode::Closure, message, Bitboard::EMPTY)
+        let (of, squares) = if self.whole {
+            (String::new(), Bitboard::EMPTY)
+        } else {
+            (
+                format!(" of the units on {}", squares_text(self.units)),
+                self.units,
+            )
+        };
+        let message = if self.nodes == 0 {
+            // The store closed the root at once: a cage proven earlier in the process.
+            format!(
+                "no history: every line of retractions{of} repeats a position or dies, as an \
+                 earlier proof showed (uncaptures included), so no game reaches this one"
+            )
+        } else {
+            format!(
+                "no history: every line of retractions{of} repeats a position or dies{within} ({} \
+                 position{}, uncaptures included), so no game reaches this one",
+                self.nodes,
+                plural(self.nodes)
+            )
+        };
+        Reason::new(ReasonCode::Closure, message, squares)
     }
 }
 
@@ -108,17 +137,17 @@ pub struct ClosureSearch {
     pub nodes: u64,
 }
 
-/// Whether the closure of `board` is sure to be larger than `max_nodes`: the product over its
-/// units of the squares each could retract to if the others stood still ([`retreat`]) counts
-/// the positions of the units alone, each reachable as far as that estimate goes, before any
-/// uncapture adds more. A closure cannot be proven without expanding every one of its nodes, so
+/// Whether the closure of the `units` of `board` is sure to be larger than `max_nodes`: the
+/// product over those units of the squares each could retract to if the others stood still
+/// ([`retreat`]) counts the positions of the units alone, each reachable as far as that estimate
+/// goes, before any uncapture adds more. A closure cannot be proven without expanding every one of its nodes, so
 /// such a position is not tried: on an ordinary legal position the verification would only spend
 /// its whole budget on the way back to the initial array (a unit that walks out of the zone is
 /// dropped and proves at most a cage of the rest, the cage attempt's business). A heuristic that
 /// only saves time; not trying proves nothing and is always sound.
-fn too_large(board: &shakmaty::Board, max_nodes: u64) -> bool {
+fn too_large(board: &shakmaty::Board, units: Bitboard, max_nodes: u64) -> bool {
     let mut product: u64 = 1;
-    for sq in board.occupied() {
+    for sq in units {
         product = product.saturating_mul(u64::from(retreat(board, sq).count().max(1) as u32));
         if product > max_nodes {
             return true;
@@ -141,8 +170,16 @@ pub fn closure(
         closed: None,
         nodes: 0,
     };
-    let units = pos.board().occupied();
-    if max_nodes == 0 || too_large(pos.board(), max_nodes) {
+    if max_nodes == 0 {
+        return none;
+    }
+    let all = pos.board().occupied();
+    let units = match peel(pos.board(), all) {
+        Peeled::Dissolved => return none,
+        Peeled::Whole => all,
+        Peeled::Cores(cores) => cores.into_iter().fold(Bitboard::EMPTY, |all, c| all | c),
+    };
+    if too_large(pos.board(), units, max_nodes) {
         return none;
     }
     let Some(mut cage) = claim(pos, units) else {
@@ -162,6 +199,7 @@ pub fn closure(
     ClosureSearch {
         closed: verification.verified().then_some(Closed {
             units,
+            whole: units == all,
             nodes: verification.nodes,
             plies,
         }),
