@@ -1096,10 +1096,7 @@ impl<'s> Search<'s> {
     /// searched once per verification.
     fn prove_core(&mut self, mut reduced: State, budget: u64) -> bool {
         // A reduced node that breaks a node rule has no realization, and so neither has the node.
-        if !self.gen.finish(&mut reduced)
-            || self.closed(&reduced)
-            || self.store.proves_by_containment(&reduced)
-        {
+        if !self.gen.finish(&mut reduced) || self.closed(&reduced) {
             return true;
         }
         if self.unproven.contains(&reduced.node) {
@@ -1229,7 +1226,7 @@ impl<'s> Search<'s> {
             if let Some(f) = Self::escaped(root) {
                 return Err(f);
             }
-            if self.closed(root) || self.store.proves_by_containment(root) {
+            if self.closed(root) {
                 return Ok(());
             }
             if self.depth == 0 {
