@@ -52,8 +52,8 @@ fn remember_claim(line: String) {
 /// What verifications through a store learnt: results, and nodes proven to have no realization.
 #[derive(Default)]
 struct Cache {
-    /// Result, and the store's (cages, proven nodes) counts when it was computed: a negative result
-    /// is reused only while neither has grown.
+    /// Result, and the store's cage count and [`Cache::known`] when it was computed: a negative
+    /// result is reused only while neither has grown.
     results: std::collections::HashMap<(String, VerifyOptions), (Verification, usize, usize)>,
     proven: HashMap<Node, Vec<ByColor<u8>>>,
     proven_count: usize,
@@ -61,6 +61,15 @@ struct Cache {
     /// their searches expanded): each has no realization, so neither has any node or position
     /// that contains it (see [`learnt_covers`]).
     learnt: Learnt,
+}
+
+impl Cache {
+    /// How much the cache knows: grows with every node it keeps, so that a failure is reused
+    /// only while nothing was learnt since (a failing verification learns too, from the reduced
+    /// nodes and pen cores it proved).
+    fn known(&self) -> usize {
+        self.proven_count + self.learnt.entries.len()
+    }
 }
 
 /// Nodes with no realization, indexed for matching by containment: each entry is filed under one
@@ -509,9 +518,8 @@ impl CageStore {
 
     pub(crate) fn cached_result(&self, key: &(String, VerifyOptions)) -> Option<Verification> {
         let cache = self.cache();
-        let (v, cages, proven) = cache.results.get(key)?;
-        (v.verified() || (*cages == self.cages.len() && *proven == cache.proven_count))
-            .then(|| v.clone())
+        let (v, cages, known) = cache.results.get(key)?;
+        (v.verified() || (*cages == self.cages.len() && *known == cache.known())).then(|| v.clone())
     }
 
     pub(crate) fn cache_result(&self, key: (String, VerifyOptions), v: &Verification) {
@@ -519,10 +527,10 @@ impl CageStore {
         if cache.results.len() >= RESULT_LIMIT {
             cache.results.clear();
         }
-        let proven = cache.proven_count;
+        let known = cache.known();
         cache
             .results
-            .insert(key, (v.clone(), self.cages.len(), proven));
+            .insert(key, (v.clone(), self.cages.len(), known));
     }
 }
 
