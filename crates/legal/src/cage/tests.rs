@@ -7,7 +7,7 @@ use retrace_testkit::{random_game, Game};
 use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Move, Position, Square};
 
 use super::format::{default_zone, INITIAL};
-use super::search::{all_home, verify_flat, Generator, Kind, Step};
+use super::search::{all_home, verify_flat, Generator, Kind, Node, State, Step};
 use super::*;
 
 /// Squares that a move of `m` by `color` empties or fills (for "never moved" bookkeeping).
@@ -372,4 +372,65 @@ fn nodes_proven_once_close_every_node_containing_them() {
         verify_flat(&loose, &store, budget),
         Err(Failure::AllHome | Failure::BoardEmpty)
     ));
+}
+
+/// A learnt node covers exactly the nodes every realization of which realizes it: its units on
+/// the same squares (same colours and roles), its frozen units frozen, its pending unit pending,
+/// and no larger capture allowance. Each condition broken alone keeps the node open.
+#[test]
+fn learnt_nodes_match_only_the_nodes_that_contain_them() {
+    let state = |fen: &str, frozen: &[Square], pending: Option<Square>, rem: (u8, u8)| State {
+        node: Node {
+            board: fen.parse::<Board>().expect("board"),
+            frozen: frozen.iter().copied().collect(),
+            pending,
+        },
+        rem: ByColor {
+            white: rem.0,
+            black: rem.1,
+        },
+    };
+    let store = CageStore::new();
+    store.learn(&state(
+        "8/8/8/8/8/8/5RP1/4KR1R",
+        &[Square::E1, Square::H1],
+        Some(Square::F1),
+        (3, 3),
+    ));
+    let crowd = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQKR1R";
+    let frozen = [Square::E1, Square::H1, Square::D1];
+    assert!(store.proves_by_containment(&state(crowd, &frozen, Some(Square::F1), (3, 2))));
+    let misses = [
+        // A white knight, not a rook, on f1.
+        state(
+            "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQKN1R",
+            &frozen,
+            Some(Square::F1),
+            (3, 2),
+        ),
+        // A black rook on f1.
+        state(
+            "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQKr1R",
+            &frozen,
+            Some(Square::F1),
+            (3, 2),
+        ),
+        // The pawn on g2 missing.
+        state(
+            "8/8/8/8/6P1/2PPkPPB/1PrRpR1r/2BQKR1R",
+            &frozen,
+            Some(Square::F1),
+            (3, 2),
+        ),
+        // The rook on h1 may have moved.
+        state(crowd, &[Square::E1], Some(Square::F1), (3, 2)),
+        // Another unit made the last move, or none is known to have made it.
+        state(crowd, &frozen, Some(Square::G2), (3, 2)),
+        state(crowd, &frozen, None, (3, 2)),
+        // Black may have made more captures.
+        state(crowd, &frozen, Some(Square::F1), (3, 4)),
+    ];
+    for miss in &misses {
+        assert!(!store.proves_by_containment(miss), "{miss:?}");
+    }
 }
