@@ -12,40 +12,59 @@
 use retrace_unmove::{pawn_forward, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Rank, Role, Square};
 
+use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, squares_text};
-use crate::types::{Reason, ReasonCode};
+use crate::types::ReasonCode;
 
 /// Appends every check contradiction of `pos` to `out`. Returns whether one was found.
-pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Vec<Reason>) -> bool {
+pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Reasons) -> bool {
     let before = out.len();
+    mover_king_reasons(pos, out);
+    checked_king_reasons(pos, out);
+    out.len() > before
+}
+
+/// The king of the side that moved last: next to the other king, or attacked.
+fn mover_king_reasons(pos: &RetroPosition, out: &mut Reasons) {
     let mover = pos.retracting();
     let (our_king, their_king) = (pos.king_of(mover), pos.king_of(mover.other()));
     if attacks::king_attacks(our_king).contains(their_king) {
-        out.push(Reason::new(
+        out.add(
             ReasonCode::KingsAdjacent,
-            format!(
-                "the kings on {} and {} stand next to each other, so each is in check",
-                our_king.min(their_king),
-                our_king.max(their_king)
-            ),
             Bitboard::from_square(our_king).with(their_king),
-        ));
+            || {
+                format!(
+                    "the kings on {} and {} stand next to each other, so each is in check",
+                    our_king.min(their_king),
+                    our_king.max(their_king)
+                )
+            },
+        );
     } else {
         let attackers = pos.attacked_king(mover);
         if attackers.any() {
-            out.push(Reason::new(
+            out.add(
                 ReasonCode::RetractingKingInCheck,
-                format!(
+                attackers.with(our_king),
+                || {
+                    format!(
                     "{} made the last move, yet its king on {} is attacked from {}: no move may \
                      leave the mover's king in check",
                     color_name(mover),
                     our_king,
                     squares_text(attackers)
-                ),
-                attackers.with(our_king),
-            ));
+                )
+                },
+            );
         }
     }
+}
+
+/// The king of the side to move: checks that no last move can have given together (or at all,
+/// for a pawn).
+fn checked_king_reasons(pos: &RetroPosition, out: &mut Reasons) {
+    let mover = pos.retracting();
+    let their_king = pos.king_of(mover.other());
     let checkers = pos.attacked_king(mover.other());
     match checkers.count() {
         0 | 1 => {
@@ -55,9 +74,11 @@ pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Vec<Reason>) -> bool 
         }
         2 => {
             if !double_check_explained(pos, checkers, their_king) {
-                out.push(Reason::new(
+                out.add(
                     ReasonCode::ImpossibleDoubleCheck,
-                    format!(
+                    checkers.with(their_king),
+                    || {
+                        format!(
                         "the {} king on {} is checked from {}, and no last move of {} makes both \
                          checks at once (no checker can have left a square that shielded the other \
                          check, by a move, a promotion or an en passant capture)",
@@ -65,28 +86,29 @@ pub(crate) fn check_reasons(pos: &RetroPosition, out: &mut Vec<Reason>) -> bool 
                         their_king,
                         squares_text(checkers),
                         color_name(mover)
-                    ),
-                    checkers.with(their_king),
-                ));
+                    )
+                    },
+                );
             }
         }
-        n => out.push(Reason::new(
+        n => out.add(
             ReasonCode::TooManyCheckers,
-            format!(
+            checkers.with(their_king),
+            || {
+                format!(
                 "the {} king on {} is checked by {n} units (from {}); one move gives at most two \
                  checks",
                 color_adj(mover.other()),
                 their_king,
                 squares_text(checkers)
-            ),
-            checkers.with(their_king),
-        )),
+            )
+            },
+        ),
     }
-    out.len() > before
 }
 
 /// A single check by the pawn on `pawn`: it must have just moved, from a square now empty.
-fn pawn_check(pos: &RetroPosition, pawn: Square, king: Square, out: &mut Vec<Reason>) {
+fn pawn_check(pos: &RetroPosition, pawn: Square, king: Square, out: &mut Reasons) {
     let color = pos.retracting();
     let occupied = pos.board().occupied();
     let origins = pawn_origins(color, pawn);
@@ -102,15 +124,17 @@ fn pawn_check(pos: &RetroPosition, pawn: Square, king: Square, out: &mut Vec<Rea
             if origins.more_than_one() { "are" } else { "is" }
         )
     };
-    out.push(Reason::new(
+    out.add(
         ReasonCode::ImpossiblePawnCheck,
-        format!(
+        origins.with(pawn).with(king),
+        || {
+            format!(
             "the {} pawn on {pawn} checks the king on {king}, so it made the last move, but it \
              cannot have come from anywhere: {why}",
             color_adj(color)
-        ),
-        origins.with(pawn).with(king),
-    ));
+        )
+        },
+    );
 }
 
 /// Squares a pawn of `color` now on `to` (not a promotion) can have made its last move from:
@@ -145,6 +169,8 @@ fn double_check_explained(pos: &RetroPosition, checkers: Bitboard, king: Square)
         || en_passant_explains(pos, king)
 }
 
+// Long by design: one loop over the checker's possible origins, each building and testing the
+// board before the move inline; the steps share that board and read best in one place.
 /// Whether the checker on `to` can have moved there (plainly, capturing, or promoting) from a
 /// square where it neither attacked `king` itself nor let any other unit attack it.
 fn checker_move_explains(pos: &RetroPosition, to: Square, king: Square) -> bool {
@@ -254,7 +280,7 @@ fn king_safe(board: &Board, king: Square, attacker: Color) -> bool {
 
 /// Appends [`ReasonCode::NoRetraction`] when nothing can be taken back (a retro-stalemate), unless
 /// the position is the initial array with White to move.
-pub(crate) fn retro_stalemate(pos: &RetroPosition, out: &mut Vec<Reason>) {
+pub(crate) fn retro_stalemate(pos: &RetroPosition, out: &mut Reasons) {
     if pos.count_retractions() > 0 {
         return;
     }
@@ -282,13 +308,11 @@ pub(crate) fn retro_stalemate(pos: &RetroPosition, out: &mut Vec<Reason>) {
     if let Some(pawn) = pos.forced_double_step() {
         squares.add(pawn);
     }
-    out.push(Reason::new(
-        ReasonCode::NoRetraction,
+    out.add(ReasonCode::NoRetraction, squares, || {
         format!(
             "{} made the last move, but no move of {} can be taken back: {detail}",
             color_name(mover),
             color_name(mover)
-        ),
-        squares,
-    ));
+        )
+    });
 }

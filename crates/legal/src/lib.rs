@@ -47,14 +47,16 @@ mod lookahead;
 mod material;
 mod pawns;
 mod promotion;
+mod reasons;
 mod statics;
 pub mod text;
 mod types;
 
 use std::cell::RefCell;
 
+use reasons::Reasons;
 use retrace_unmove::RetroPosition;
-use shakmaty::{ByColor, Color};
+use shakmaty::{Bitboard, ByColor, Color};
 
 pub use cage::{
     analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
@@ -114,42 +116,74 @@ impl Analyzer {
         analysis
     }
 
+    /// Whether [`Analyzer::analyze`] finds `pos` illegal, answered as a search needs it: the
+    /// rules stop at the first reason, and no reason's text is made.
+    #[must_use]
+    pub fn is_illegal(&mut self, pos: &RetroPosition) -> bool {
+        self.is_illegal_here(pos) || lookahead::predecessors_illegal(self, pos)
+    }
+
     /// [`Analyzer::analyze`] without looking at the positions one retraction back.
     pub(crate) fn analyze_here(&mut self, pos: &RetroPosition) -> Analysis {
-        let mut reasons = Vec::new();
-        if !checks::check_reasons(pos, &mut reasons) {
-            checks::retro_stalemate(pos, &mut reasons);
+        let mut reasons = Reasons::explaining();
+        let mut analysis = self.rules(pos, &mut reasons);
+        analysis.reasons = reasons.into_vec();
+        analysis
+    }
+
+    /// [`Analyzer::is_illegal`] without looking at the positions one retraction back.
+    pub(crate) fn is_illegal_here(&mut self, pos: &RetroPosition) -> bool {
+        let mut reasons = Reasons::verdict_only();
+        let _ = self.rules(pos, &mut reasons);
+        !reasons.is_empty()
+    }
+
+    /// Runs the rules on `pos` in order, each adding its reasons to `out`, and returns the
+    /// deductions (with no reasons: they are in `out`). When `out` wants only the verdict, the
+    /// rules stop at the first reason, and the deductions not made by then stay at their defaults.
+    pub(crate) fn rules(&mut self, pos: &RetroPosition, out: &mut Reasons) -> Analysis {
+        let mut analysis = Analysis {
+            reasons: Vec::new(),
+            captures: ByColor::default(),
+            promoted: ByColor::default(),
+            never_moved: Bitboard::EMPTY,
+            caged: Bitboard::EMPTY,
+        };
+        if !checks::check_reasons(pos, out) {
+            checks::retro_stalemate(pos, out);
+        }
+        if out.settled() {
+            return analysis;
         }
         let statics = statics::analyze_statics(pos);
-        statics::unreachable_reasons(pos, &statics, &mut reasons);
-        let mut promoted = ByColor::<u8>::default();
-        let mut captures = ByColor::<Captures>::default();
+        (analysis.never_moved, analysis.caged) = (statics.never_moved, statics.caged);
+        statics::unreachable_reasons(pos, &statics, out);
         let mut promoted_units = ByColor::<material::Promoted>::default();
         for color in Color::ALL {
-            let (p, why) = material::promoted(pos, &statics, color);
-            material::count_reasons(pos, color, &p, &why, &mut reasons);
-            *promoted.get_mut(color) = p.total.min(255) as u8;
-            *captures.get_mut(color) =
-                material::captures(pos, &statics, color, &p, &mut self.pawns, &mut reasons);
-            *promoted_units.get_mut(color) = p;
+            if out.settled() {
+                return analysis;
+            }
+            let promoted = material::promoted(pos, &statics, color);
+            material::count_reasons(pos, color, &statics, &promoted, out);
+            *analysis.promoted.get_mut(color) = promoted.total.min(255) as u8;
+            *analysis.captures.get_mut(color) =
+                material::captures(pos, &statics, color, &promoted, &mut self.pawns, out);
+            *promoted_units.get_mut(color) = promoted;
+        }
+        if out.settled() {
+            return analysis;
         }
         let known = history::Known {
             pos,
             statics: &statics,
             promoted: &promoted_units,
-            captures: &captures,
+            captures: &analysis.captures,
         };
-        history::reasons(&known, &mut reasons);
-        if reasons.is_empty() && self.accounting {
-            accounting::global_accounting(&known, &mut reasons);
+        history::reasons(&known, out);
+        if out.is_empty() && self.accounting {
+            accounting::global_accounting(&known, out);
         }
-        Analysis {
-            reasons,
-            captures,
-            promoted,
-            never_moved: statics.never_moved,
-            caged: statics.caged,
-        }
+        analysis
     }
 }
 
@@ -191,4 +225,29 @@ pub fn analyze(pos: &RetroPosition) -> Analysis {
         // Only reachable if `analyze` were called from inside itself; a fresh analyser is correct.
         Err(_) => Analyzer::new().analyze(pos),
     })
+}
+
+/// Whether [`analyze`] finds `pos` illegal, with this thread's [`Analyzer`]: the answer a search
+/// asks at every node, made without the explanation (see [`Analyzer::is_illegal`]).
+///
+/// ```
+/// use retrace_legal::{analyze, is_illegal};
+/// use retrace_unmove::RetroPosition;
+///
+/// let pos = RetroPosition::from_fen("8/8/8/8/8/8/8/Kk6 w - - 0 1").unwrap();
+/// assert!(is_illegal(&pos) && !analyze(&pos).reasons.is_empty());
+/// ```
+#[must_use]
+pub fn is_illegal(pos: &RetroPosition) -> bool {
+    ANALYZER.with(|a| match a.try_borrow_mut() {
+        Ok(mut analyzer) => analyzer.is_illegal(pos),
+        Err(_) => Analyzer::new().is_illegal(pos),
+    })
+}
+
+/// Whether [`analyze_with_cages`] finds `pos` illegal: [`is_illegal`], or a cage of `store` that
+/// `pos` contains.
+#[must_use]
+pub fn is_illegal_with_cages(pos: &RetroPosition, store: &CageStore) -> bool {
+    is_illegal(pos) || (!store.is_empty() && !store.reasons(pos).is_empty())
 }

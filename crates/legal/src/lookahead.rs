@@ -31,6 +31,7 @@ use shakmaty::Bitboard;
 
 use crate::text::color_name;
 use crate::{
+    reasons::Reasons,
     types::{Reason, ReasonCode},
     Analyzer,
 };
@@ -46,6 +47,24 @@ const MAX_DEEP: u64 = 64;
 /// for its own predecessors to be analysed: with more, one of them nearly always has a last move
 /// that leaves a legal-looking position, and the work would be wasted.
 const MAX_MOVERS: u32 = 6;
+
+/// Whether every predecessor of `pos` is illegal, decided as [`predecessors`] decides it but
+/// without a word of explanation: the answer of [`Analyzer::is_illegal`].
+pub(crate) fn predecessors_illegal(analyzer: &mut Analyzer, pos: &RetroPosition) -> bool {
+    let count = pos.count_retractions();
+    if count == 0 || count > MAX_RETRACTIONS {
+        return false;
+    }
+    pos.retractions().into_iter().all(|retraction| {
+        let before = pos.retract(retraction);
+        let mut reasons = Reasons::verdict_only();
+        let deduced = analyzer.rules(&before, &mut reasons);
+        !reasons.is_empty()
+            || (count == 1
+                && few_movers(&before, deduced.never_moved)
+                && deeper_illegal(analyzer, &before))
+    })
+}
 
 /// Appends a [`ReasonCode::PredecessorsIllegal`] reason if every predecessor of `pos` is illegal.
 pub(crate) fn predecessors(analyzer: &mut Analyzer, pos: &RetroPosition, out: &mut Vec<Reason>) {
@@ -128,6 +147,18 @@ fn deeper(analyzer: &mut Analyzer, pos: &RetroPosition) -> Option<String> {
     ))
 }
 
+/// Whether every predecessor of `pos` is illegal as [`deeper`] decides it, without the words.
+fn deeper_illegal(analyzer: &mut Analyzer, pos: &RetroPosition) -> bool {
+    let count = pos.count_retractions();
+    if count == 0 || count > MAX_DEEP {
+        return false;
+    }
+    pos.retractions().into_iter().all(|retraction| {
+        let before = pos.retract(retraction);
+        analyzer.is_illegal_here(&before) || shallow(analyzer, &before).is_some()
+    })
+}
+
 /// Whether every predecessor of `pos` is proven illegal by the static analysis alone (`None` if
 /// one is not, or if `pos` has no or more than [`MAX_RETRACTIONS`] retractions).
 fn shallow(analyzer: &mut Analyzer, pos: &RetroPosition) -> Option<()> {
@@ -136,11 +167,7 @@ fn shallow(analyzer: &mut Analyzer, pos: &RetroPosition) -> Option<()> {
         return None;
     }
     for retraction in pos.retractions() {
-        if analyzer
-            .analyze_here(&pos.retract(retraction))
-            .reasons
-            .is_empty()
-        {
+        if !analyzer.is_illegal_here(&pos.retract(retraction)) {
             return None;
         }
     }

@@ -305,6 +305,8 @@ const FILES_IN: [u8; 256] = {
     table
 };
 
+// Long by design: a small assignment solved by dynamic programming over start files: the cost
+// table and its fill belong together.
 /// The fewest captures of `color`'s pawns when the pawns on the board and the promoted units of
 /// `demands` are given distinct start files; `None` if no assignment exists.
 ///

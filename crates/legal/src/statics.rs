@@ -33,11 +33,9 @@
 use retrace_unmove::{pawn_forward, role_name, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 
+use crate::reasons::Reasons;
 use crate::text::{color_adj, squares_text};
-use crate::{
-    types::{Reason, ReasonCode},
-    CAGE_LIMIT,
-};
+use crate::{types::ReasonCode, CAGE_LIMIT};
 
 /// What the static analysis found.
 #[derive(Clone, Debug, Default)]
@@ -204,19 +202,6 @@ pub(crate) fn promotion_squares(color: Color, fixed: Bitboard) -> Bitboard {
         .collect()
 }
 
-/// The squares a unit of `role` on `from` can have visited, moving by steps through `open` squares.
-/// Stops early once the region meets `target` and exceeds `limit` squares: then the caller learns
-/// only that much (a target is reachable, the region is larger than `limit`).
-pub(crate) fn region(
-    role: Role,
-    from: Square,
-    open: Bitboard,
-    target: Bitboard,
-    limit: usize,
-) -> Bitboard {
-    region_cut(role, from, open, target, limit, &TimedList::default())
-}
-
 /// One step of `role` from `frontier` into `open`, never along the move of a pawn of `cuts`: such a
 /// pawn stood on its start square until its one move and on its present square after it, so no
 /// unit ever moved between the two squares (nor slid over both).
@@ -235,7 +220,10 @@ pub(crate) fn step(role: Role, frontier: Bitboard, open: Bitboard, cuts: &TimedL
     next
 }
 
-/// [`region`], never crossing the move of a pawn of `cuts` (see [`step`]).
+/// The squares a unit of `role` on `from` can have visited, moving by steps through `open` squares
+/// and never crossing the move of a pawn of `cuts` (see [`step`]). Stops early once the region
+/// meets `target` and exceeds `limit` squares: then the caller learns only that much (a target is
+/// reachable, the region is larger than `limit`).
 pub(crate) fn region_cut(
     role: Role,
     from: Square,
@@ -244,19 +232,15 @@ pub(crate) fn region_cut(
     limit: usize,
     cuts: &TimedList,
 ) -> Bitboard {
-    let mut seen = Bitboard::from_square(from);
-    let mut frontier = seen;
-    loop {
-        let next = step(role, frontier, open, cuts) & !seen;
-        if next.is_empty() {
-            return seen;
-        }
-        seen |= next;
-        frontier = next;
-        if (seen & target).any() && seen.count() > limit {
-            return seen;
-        }
-    }
+    let seeds = Bitboard::from_square(from);
+    flood_until(
+        role,
+        seeds,
+        open,
+        cuts,
+        Until::MeetsBeyond { target, limit },
+    )
+    .unwrap_or(seeds)
 }
 
 /// The largest region (in squares) whose paths are refined by pawn timing; larger regions are left
@@ -443,22 +427,8 @@ pub(crate) fn timed_back(
         after
     } & open0
         & !Bitboard::from_square(t.to);
-    Some(flood_to(role, at_move, open0, targets) & targets)
-}
-
-/// [`flood`], stopped as soon as every square of `targets` is reached.
-fn flood_to(role: Role, seeds: Bitboard, open: Bitboard, targets: Bitboard) -> Bitboard {
-    let mut seen = seeds;
-    let mut frontier = seeds;
-    while !targets.is_subset(seen) {
-        let next = dilate(role, frontier) & open & !seen;
-        if next.is_empty() {
-            break;
-        }
-        seen |= next;
-        frontier = next;
-    }
-    seen
+    let reached = flood_until(role, at_move, open0, &NO_CUTS, Until::Covers(targets));
+    Some(reached.unwrap_or(at_move) & targets)
 }
 
 /// The squares an original of `role` starting on `home` can ever have visited, given that `walls`
@@ -478,10 +448,63 @@ pub(crate) fn timed_forward(
     Some(before | after).filter(|b| b.count() <= limit)
 }
 
+/// No pawn move to respect: a flood through squares open the whole time.
+const NO_CUTS: TimedList = TimedList { items: [None; 16] };
+
+/// Where a flood may stop before its closure.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Until {
+    /// Never: the whole closure.
+    Closed,
+    /// Given up (`None`) as soon as the squares reached exceed this many.
+    Exceeds(usize),
+    /// Stopped once the squares reached meet `target` and exceed `limit`.
+    MeetsBeyond {
+        /// Squares the caller wants to know reachable.
+        target: Bitboard,
+        /// How many squares are enough once a target is reached.
+        limit: usize,
+    },
+    /// Stopped once every square of these is reached.
+    Covers(Bitboard),
+}
+
+/// The flood fill, the one loop every region of the analysis is made by: the squares reached from
+/// `seeds` by steps of `role` into `open` squares, never along the move of a pawn of `cuts` (see
+/// [`step`]), stopped as `until` says: `Err` with the squares reached so far only when
+/// [`Until::Exceeds`] gives up.
+pub(crate) fn flood_until(
+    role: Role,
+    seeds: Bitboard,
+    open: Bitboard,
+    cuts: &TimedList,
+    until: Until,
+) -> Result<Bitboard, Bitboard> {
+    let mut seen = seeds;
+    let mut frontier = seeds;
+    loop {
+        match until {
+            Until::Exceeds(limit) if seen.count() > limit => return Err(seen),
+            Until::MeetsBeyond { target, limit }
+                if (seen & target).any() && seen.count() > limit =>
+            {
+                return Ok(seen)
+            }
+            Until::Covers(targets) if targets.is_subset(seen) => return Ok(seen),
+            _ => {}
+        }
+        let next = step(role, frontier, open, cuts) & !seen;
+        if next.is_empty() {
+            return Ok(seen);
+        }
+        seen |= next;
+        frontier = next;
+    }
+}
+
 /// The closure of `seeds` under steps of `role` into `open` squares.
 pub(crate) fn flood(role: Role, seeds: Bitboard, open: Bitboard) -> Bitboard {
-    // Never `None`: no closure exceeds an unlimited size.
-    bounded_flood(role, seeds, open, usize::MAX).unwrap_or(seeds)
+    flood_until(role, seeds, open, &NO_CUTS, Until::Closed).unwrap_or(seeds)
 }
 
 /// [`flood`], given up (`None`) as soon as it exceeds `limit` squares.
@@ -491,17 +514,7 @@ pub(crate) fn bounded_flood(
     open: Bitboard,
     limit: usize,
 ) -> Option<Bitboard> {
-    let mut seen = seeds;
-    let mut frontier = seeds;
-    while seen.count() <= limit {
-        let next = dilate(role, frontier) & open & !seen;
-        if next.is_empty() {
-            return Some(seen);
-        }
-        seen |= next;
-        frontier = next;
-    }
-    None
+    flood_until(role, seeds, open, &NO_CUTS, Until::Exceeds(limit)).ok()
 }
 
 /// The squares occupied by the same unit throughout every game that reaches `pos` (pawns on their
@@ -619,6 +632,8 @@ pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
     out
 }
 
+// Long by design: the flood with the pawns' moves cut, the flood without them to name the walls,
+// and the promotion squares, in the order the doc says, each needing the regions before.
 /// What the walls say of the unit `piece` (not a pawn) on `sq`: whether it is caged, and, when
 /// neither its home nor a promotion square can have reached it, that it is unreachable (with the
 /// wall that shows it) or promoted (with the promotion squares it can have come from).
@@ -653,7 +668,7 @@ fn unit_statics(
     let mut walls = fixed;
     let mut home_ok = (seen & home).any();
     if !home_ok && out.timed.iter().next().is_some() {
-        let plain = region(role, sq, open, home, TIMING_LIMIT);
+        let plain = region_cut(role, sq, open, home, TIMING_LIMIT, &NO_CUTS);
         if (plain & home).any() || (plain & promotion & !seen).any() {
             wall = Wall::Cuts;
         }
@@ -747,6 +762,8 @@ fn pawn_timing(
     None
 }
 
+// Long by design: the proof above, applied to one segment of the back rank at a time; its steps
+// share the segment's counts by role.
 /// Closed back-rank segments of `color` (see the module documentation): makes full segments that
 /// are in place static (adding them to `fixed`), records the contradictions, and records an
 /// original missing from an otherwise full segment as captured at home.
@@ -926,16 +943,11 @@ const PEN_LIMIT: usize = 16;
 /// [`PEN_LIMIT`]: through non-static squares, and failing that with each pawn of known history
 /// timed in turn (the intersection of the pens found, each of which holds every visited square).
 fn pen_of(role: Role, home: Square, fixed: Bitboard, timed: &TimedList) -> Option<Bitboard> {
-    let open = !fixed;
-    let mut seen = Bitboard::from_square(home);
-    let mut frontier = seen;
-    while frontier.any() && seen.count() <= PEN_LIMIT {
-        frontier = step(role, frontier, open, timed) & !seen;
-        seen |= frontier;
-    }
-    if frontier.is_empty() {
-        return Some(seen);
-    }
+    let home_only = Bitboard::from_square(home);
+    let seen = match flood_until(role, home_only, !fixed, timed, Until::Exceeds(PEN_LIMIT)) {
+        Ok(pen) => return Some(pen),
+        Err(reached) => reached,
+    };
     let mut pen: Option<Bitboard> = None;
     let near = seen | dilate(role, seen);
     for t in timed.iter() {
@@ -1029,7 +1041,7 @@ fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
 
 /// One [`ReasonCode::UnreachableSquare`] or [`ReasonCode::KingNoPath`] reason per unreachable
 /// unit, and one [`ReasonCode::ClosedRegionRearranged`] per contradictory closed segment.
-pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &mut Vec<Reason>) {
+pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &mut Reasons) {
     let board = pos.board();
     for &(sq, wall) in &statics.unreachable_why {
         let Some(piece) = board.piece_at(sq) else {
@@ -1037,21 +1049,23 @@ pub(crate) fn unreachable_reasons(pos: &RetroPosition, statics: &Statics, out: &
         };
         if let Some((code, message, squares)) = unreachable_reason(board, statics, sq, piece, wall)
         {
-            out.push(Reason::new(code, message, squares));
+            out.add(code, squares, || message);
         }
     }
     for r in &statics.rearranged {
-        out.push(Reason::new(
+        out.add(
             ReasonCode::ClosedRegionRearranged,
-            rearranged_message(r),
             r.segment | r.wrong,
-        ));
+            || rearranged_message(r),
+        );
     }
 }
 
 /// The code, message and squares of a reason.
 type ReasonParts = (ReasonCode, String, Bitboard);
 
+// Long by design: one sentence per kind of wall (static units, timed pawns, guarded squares), each
+// with its own squares; only text.
 /// Why `piece` on `sq` cannot have arrived there, as `wall` found it; `None` if the timing wall
 /// cannot be put into words after all.
 fn unreachable_reason(
@@ -1061,7 +1075,7 @@ fn unreachable_reason(
     Piece { color, role }: Piece,
     wall: Wall,
 ) -> Option<ReasonParts> {
-    let seen = region(role, sq, !statics.fixed, Bitboard::EMPTY, 64);
+    let seen = region_cut(role, sq, !statics.fixed, Bitboard::EMPTY, 64, &NO_CUTS);
     let walls = dilate(role, seen) & statics.never_moved;
     let home = homes(color, role);
     let what = if role == Role::King {

@@ -11,7 +11,7 @@ use crate::{
     budget::Budget,
     facts::{allows_en_passant, is_initial, is_zeroing, LostRights},
     forward::ForwardLayers,
-    table::{KeyMap, Table},
+    table::{verification, KeyMap, NodeKey, Table},
     Phase, Progress, Pruner, Refutation, SolveParams,
 };
 
@@ -53,14 +53,15 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     /// Under the repetition constraint, the successes: the next node of the line found (its key
     /// with the rights), by node and plies left. A success is reused only where the line it leads
     /// along repeats nothing of the line above (see [`Search::chase`]).
-    onward: Table<u64>,
+    onward: Table<NodeKey>,
     /// Positions known to lead to no solution in the given remaining depth.
     dead: Table,
     /// Positions reachable from the initial array in a few plies, for long proof games.
     forward: Option<Arc<ForwardLayers>>,
     /// The costlier verdicts ([`Pruner::deep_reason`], the cage attempt) asked so far, by position
-    /// key: `Some` when the position was proven illegal.
-    deep: KeyMap<Option<Reason>>,
+    /// key, each with the position's verification key: `Some` when the position was proven
+    /// illegal.
+    deep: KeyMap<(u64, Option<Reason>)>,
     /// Whether `deep` holds any illegal position (else `child` need not look it up).
     any_deep: bool,
     /// The positions after each retraction of `line`.
@@ -207,25 +208,35 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
 
     /// Whether the successes kept in `onward` lead from the node `key` along a whole line of
     /// `plies` retractions that repeats no node, of itself or of the existence line above.
-    fn chase(&self, key: u64, plies: u32) -> bool {
+    fn chase(&self, node: NodeKey, plies: u32) -> bool {
         let Some(rep) = self.repetitions.as_ref() else {
             return false;
         };
+        if plies == 0 {
+            return true;
+        }
+        // Most nodes have no success kept: they are answered before the list of nodes seen is made.
+        let Some(mut next) = self.onward.get(node, plies) else {
+            return false;
+        };
         let mut seen = Vec::with_capacity(plies as usize + 1);
-        seen.push(key);
-        let (mut at, mut left) = (key, plies);
-        while left > 0 {
-            let Some(next) = self.onward.get(at, left) else {
-                return false;
-            };
-            let on_line = rep.line.iter().any(|(p, l)| p.zobrist() ^ l == next);
-            if on_line || seen.contains(&next) {
+        seen.push(node.hash);
+        let mut left = plies;
+        loop {
+            let on_line = rep.line.iter().any(|(p, l)| p.zobrist() ^ l == next.hash);
+            if on_line || seen.contains(&next.hash) {
                 return false;
             }
-            seen.push(next);
-            (at, left) = (next, left - 1);
+            seen.push(next.hash);
+            left -= 1;
+            if left == 0 {
+                return true;
+            }
+            match self.onward.get(next, left) {
+                Some(after) => next = after,
+                None => return false,
+            }
         }
-        true
     }
 
     /// Clears the record of lines cut for repeating.
@@ -264,8 +275,8 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
 
     /// The costlier verdict on `pos` ([`Pruner::deep_reason`]), asked once per position.
     fn deep_reason(&mut self, pos: &RetroPosition) -> Option<Reason> {
-        let key = pos.zobrist();
-        if let Some(known) = self.deep.get(&key) {
+        let (key, check) = (pos.zobrist(), verification(pos));
+        if let Some((_, known)) = self.deep.get(&key).filter(|(c, _)| *c == check) {
             return known.clone();
         }
         let found = self.pruner.deep_reason(pos);
@@ -276,13 +287,17 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             self.any_deep = false;
         }
         self.any_deep |= found.is_some();
-        self.deep.insert(key, found.clone());
+        self.deep.insert(key, (check, found.clone()));
         found
     }
 
     /// Whether `pos` was already proven illegal by a costlier verdict.
     fn known_deep(&self, pos: &RetroPosition) -> bool {
-        self.any_deep && self.deep.get(&pos.zobrist()).is_some_and(Option::is_some)
+        self.any_deep
+            && self
+                .deep
+                .get(&pos.zobrist())
+                .is_some_and(|(check, known)| known.is_some() && *check == verification(pos))
     }
 
     /// Keeps a refuted candidate for the explanation.
@@ -361,7 +376,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         if goal == Goal::InitialArray && self.forward_excludes(pos, plies) {
             return false;
         }
-        let key = pos.zobrist() ^ lost.key();
+        let key = NodeKey::of(pos, lost.key());
         if let Some(known) = self.history.get(key, plies) {
             return known;
         }
@@ -394,7 +409,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 found = true;
                 if self.repetitions.is_some() && !self.budget.stopped {
                     self.onward
-                        .insert(key, plies, child.zobrist() ^ after.key());
+                        .insert(key, plies, NodeKey::of(&child, after.key()));
                 }
                 break;
             }
@@ -517,8 +532,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             }
             let line = self.witness(pos, plies, index);
             // The positions of the line, each with the plies left below it.
+            let rights = LostRights::default().key();
             let mut at = pos.clone();
-            let mut on_line = vec![(at.zobrist(), plies)];
+            let mut on_line = vec![(NodeKey::of(&at, rights), plies)];
             let mut caged = None;
             for (i, &r) in line.iter().enumerate() {
                 at.retract_in_place(r);
@@ -526,7 +542,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     caged = Some((line[..=i].to_vec(), reason));
                     break;
                 }
-                on_line.push((at.zobrist(), plies - 1 - i as u32));
+                on_line.push((NodeKey::of(&at, rights), plies - 1 - i as u32));
             }
             if caged.is_none() && line.len() == plies as usize {
                 return true;
@@ -534,10 +550,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             // The entries that vouched for this line are wrong now (the caged position, which
             // `child` refuses from now on, or an entry made stale by an earlier cage): forget
             // them, and search again.
-            let rights = LostRights::default().key();
             for (key, left) in on_line {
-                self.history.forget(key ^ rights, left);
-                self.onward.forget(key ^ rights, left);
+                self.history.forget(key, left);
+                self.onward.forget(key, left);
             }
             if caged.is_some() {
                 last = caged;
@@ -582,7 +597,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 return false;
             }
         }
-        let key = pos.zobrist() ^ lost.key();
+        let key = NodeKey::of(pos, lost.key());
         if self.dead.get(key, remaining) == Some(false) {
             return false;
         }
@@ -644,7 +659,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 // need to analyse it again.
                 if left > 0 && self.allowed(&pos, r, index) {
                     let child = pos.retract(r);
-                    let key = child.zobrist() ^ LostRights::default().key();
+                    let key = NodeKey::of(&child, LostRights::default().key());
                     if !self.known_deep(&child) && self.history.get(key, left) == Some(true) {
                         return Some((r, child));
                     }

@@ -163,13 +163,7 @@ impl<'c> LegalPruner<'c> {
 
 impl Pruner for LegalPruner<'_> {
     fn is_illegal(&self, pos: &RetroPosition) -> bool {
-        if self.cages.is_empty() {
-            !retrace_legal::analyze(pos).reasons.is_empty()
-        } else {
-            !retrace_legal::analyze_with_cages(pos, self.cages)
-                .reasons
-                .is_empty()
-        }
+        retrace_legal::is_illegal_with_cages(pos, self.cages)
     }
 
     fn has_deep(&self) -> bool {
@@ -311,6 +305,21 @@ pub struct Solutions {
 
 /// Finds every sequence of `params.depth` retractions from `pos` after which `params.extra` more
 /// retractions exist, every position on the way accepted by `pruner`.
+///
+/// ```
+/// use retrace_search::{line_notation, solve, LegalPruner, SolveParams};
+/// use retrace_unmove::RetroPosition;
+///
+/// // The black king on h8 is in check from the knight on f7, which can only have come from the
+/// // squares a knight reaches f7 from; the last move was that knight's.
+/// let pos = RetroPosition::from_fen("7k/5N2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+/// let found = solve(&pos, SolveParams::default(), &LegalPruner::new());
+/// assert!(found.complete);
+/// for line in &found.lines {
+///     assert!(line_notation(&pos, line)[0].starts_with('N'));
+/// }
+/// assert!(found.count > 0);
+/// ```
 pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P) -> Solutions {
     let root = with_policy(pos, params.no_uncapture);
     let lost = if params.facts.exact_castling {
@@ -401,6 +410,16 @@ impl Cut {
 }
 
 /// Looks for a history `max_depth` plies deep, or shows that every history dies earlier.
+///
+/// ```
+/// use retrace_search::{prove, LegalPruner, Proof};
+/// use retrace_unmove::RetroPosition;
+///
+/// // After 1. e4 a history of two plies exists (the pawn's double step, and a move before it).
+/// let pos =
+///     RetroPosition::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1").unwrap();
+/// assert!(matches!(prove(&pos, 2, &LegalPruner::new(), None), Proof::History(_)));
+/// ```
 pub fn prove<P: Pruner>(
     pos: &RetroPosition,
     max_depth: u32,

@@ -5,6 +5,8 @@ use std::{
     hash::{BuildHasherDefault, Hasher},
 };
 
+use retrace_unmove::RetroPosition;
+
 /// Zobrist keys are already uniformly random: hashing them again is wasted work.
 #[derive(Default)]
 pub(crate) struct PassThrough(u64);
@@ -28,12 +30,61 @@ impl Hasher for PassThrough {
 /// A map keyed by Zobrist keys, which need no further hashing.
 pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
 
+/// A node's identity in the tables: its Zobrist key (mixed with whatever else the node carries,
+/// such as the castling rights still to be explained) and a verification key made from other
+/// bits of the position. An entry answers only a node whose verification key matches too, so two
+/// positions whose 64-bit keys collide cannot share an entry: a false entry could lose a solution
+/// or invent one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NodeKey {
+    /// The Zobrist key, which places the entry.
+    pub hash: u64,
+    /// The verification key, which the entry keeps.
+    pub check: u64,
+}
+
+impl NodeKey {
+    /// The key of `pos`, its Zobrist key mixed with `extra`.
+    #[inline]
+    pub(crate) fn of(pos: &RetroPosition, extra: u64) -> NodeKey {
+        NodeKey {
+            hash: pos.zobrist() ^ extra,
+            check: verification(pos),
+        }
+    }
+}
+
+/// A second hash of `pos`, from its board, its marks and the side retracting, computed apart from
+/// the Zobrist tables (a multiply-rotate mix of the bitboards): two positions that collide in
+/// both keys are what a 128-bit key would need.
+#[inline]
+pub(crate) fn verification(pos: &RetroPosition) -> u64 {
+    const MIX: u64 = 0xff51_afd7_ed55_8ccd;
+    let board = pos.board();
+    let words = [
+        board.white().0,
+        board.pawns().0,
+        board.knights().0,
+        board.bishops().0,
+        board.rooks().0,
+        board.queens().0,
+        board.kings().0,
+        pos.frozen().0,
+        pos.promoted().0,
+        u64::from(pos.retracting().is_white()),
+    ];
+    words
+        .iter()
+        .fold(MIX, |h, &w| (h ^ w).wrapping_mul(MIX).rotate_left(31))
+}
+
 /// Entries beyond which the table is cleared rather than allowed to eat the machine's memory.
 const CAPACITY: usize = 1 << 22;
 
-/// Maps a key and a remaining depth to a value (by default whether something exists).
+/// Maps a node and a remaining depth to a value (by default whether something exists); each entry
+/// keeps the node's verification key.
 pub(crate) struct Table<V = bool> {
-    map: KeyMap<V>,
+    map: KeyMap<(u64, V)>,
 }
 
 /// Mixes the remaining depth into the key (odd multiplier: distinct depths give distinct keys).
@@ -49,21 +100,26 @@ impl<V: Copy> Table<V> {
         }
     }
 
-    pub(crate) fn get(&self, key: u64, depth: u32) -> Option<V> {
-        self.map.get(&slot(key, depth)).copied()
+    /// The value of `node` at `depth`, if an entry of the same node holds one.
+    pub(crate) fn get(&self, node: NodeKey, depth: u32) -> Option<V> {
+        self.map
+            .get(&slot(node.hash, depth))
+            .filter(|(check, _)| *check == node.check)
+            .map(|&(_, value)| value)
     }
 
-    pub(crate) fn insert(&mut self, key: u64, depth: u32, value: V) {
+    pub(crate) fn insert(&mut self, node: NodeKey, depth: u32, value: V) {
         if self.map.len() >= CAPACITY {
             self.map.clear();
         }
-        self.map.insert(slot(key, depth), value);
+        self.map.insert(slot(node.hash, depth), (node.check, value));
     }
 }
 
 impl<V> Table<V> {
-    /// Forgets the entry of `key` at `depth`.
-    pub(crate) fn forget(&mut self, key: u64, depth: u32) {
-        self.map.remove(&slot(key, depth));
+    /// Forgets the entry of `node` at `depth` (whatever node holds that slot: forgetting only
+    /// costs a search again).
+    pub(crate) fn forget(&mut self, node: NodeKey, depth: u32) {
+        self.map.remove(&slot(node.hash, depth));
     }
 }

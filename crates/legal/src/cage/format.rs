@@ -256,6 +256,16 @@ impl Cage {
     }
 
     /// Reads one line of a cage file (see the module documentation).
+    ///
+    /// ```
+    /// use retrace_legal::cage::{verify, Cage, CageStore};
+    ///
+    /// // Hwa's rook: the black rook on g2 and the white king on h1 behind White's pawns.
+    /// let cage = Cage::parse_line("8/8/8/8/8/6P1/4PPrP/7K").unwrap();
+    /// assert!(verify(&cage, &CageStore::new()).verified());
+    /// // A malformed line is an error, never a panic.
+    /// assert!(Cage::parse_line("8/8/8 depth=x").is_err());
+    /// ```
     pub fn parse_line(line: &str) -> Result<Cage, CageError> {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {

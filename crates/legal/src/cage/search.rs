@@ -565,7 +565,6 @@ impl Generator {
     pub(crate) fn children(&mut self, state: &State, out: &mut Vec<(Step, State)>) {
         out.clear();
         let board = state.node.board.clone();
-        let occupied = board.occupied();
         for color in Color::ALL {
             if let Some(p) = state.node.pending {
                 if board.color_at(p) != Some(color) {
@@ -591,41 +590,49 @@ impl Generator {
                 };
                 if piece.role == Role::Pawn {
                     self.pawn(state, color, to, out);
-                    continue;
-                }
-                for from in attacks::attacks(to, piece, occupied) & !occupied {
-                    let step = Step {
-                        color,
-                        role: piece.role,
-                        from,
-                        to,
-                        promotion: None,
-                        kind: Kind::Plain,
-                        leaves: false,
-                    };
-                    self.plain_or_uncapture(state, step, attacks::between(from, to), out);
-                }
-                if piece.role != Role::King && color.relative_rank(to.rank()) == Rank::Eighth {
-                    let step = Step {
-                        color,
-                        role: Role::Pawn,
-                        from: to,
-                        to,
-                        promotion: Some(piece.role),
-                        kind: Kind::Plain,
-                        leaves: false,
-                    };
-                    if let Some(from) = to.offset(-forward(color)) {
-                        if !occupied.contains(from) {
-                            self.plain(state, Step { from, ..step }, Bitboard::EMPTY, out);
-                        }
-                    }
-                    for from in attacks::pawn_attacks(color.other(), to) & !occupied {
-                        self.uncapture(state, Step { from, ..step }, Bitboard::EMPTY, out);
-                    }
+                } else {
+                    self.piece(state, piece, to, out);
                 }
             }
             self.uncastle(state, color, out);
+        }
+    }
+
+    /// The retractions of the piece (not a pawn) `piece` on `to`: its moves back along its lines,
+    /// each plain or an uncapture, and on the last rank the promotion that made it.
+    fn piece(&mut self, state: &State, piece: Piece, to: Square, out: &mut Vec<(Step, State)>) {
+        let occupied = state.node.board.occupied();
+        let color = piece.color;
+        for from in attacks::attacks(to, piece, occupied) & !occupied {
+            let step = Step {
+                color,
+                role: piece.role,
+                from,
+                to,
+                promotion: None,
+                kind: Kind::Plain,
+                leaves: false,
+            };
+            self.plain_or_uncapture(state, step, attacks::between(from, to), out);
+        }
+        if piece.role != Role::King && color.relative_rank(to.rank()) == Rank::Eighth {
+            let step = Step {
+                color,
+                role: Role::Pawn,
+                from: to,
+                to,
+                promotion: Some(piece.role),
+                kind: Kind::Plain,
+                leaves: false,
+            };
+            if let Some(from) = to.offset(-forward(color)) {
+                if !occupied.contains(from) {
+                    self.plain(state, Step { from, ..step }, Bitboard::EMPTY, out);
+                }
+            }
+            for from in attacks::pawn_attacks(color.other(), to) & !occupied {
+                self.uncapture(state, Step { from, ..step }, Bitboard::EMPTY, out);
+            }
         }
     }
 
@@ -676,9 +683,15 @@ impl Generator {
                     kind: Kind::EnPassant,
                     ..step
                 };
-                let e_t = Bitboard::from_square(to).with(start);
-                let e_t1 = Bitboard::from_square(from).with(victim);
-                if let Ok(child) = self.edge(state, &step, &[], e_t, e_t1, 1, None) {
+                let mv = Move {
+                    captures: 1,
+                    ..Move::single(
+                        step,
+                        Bitboard::from_square(to).with(start),
+                        Bitboard::from_square(from).with(victim),
+                    )
+                };
+                if let Ok(child) = self.edge(state, &mv) {
                     out.push(child);
                 }
             }
@@ -694,9 +707,8 @@ impl Generator {
         path: Bitboard,
         out: &mut Vec<(Step, State)>,
     ) {
-        let e_t = path.with(step.to);
-        let e_t1 = path.with(step.from);
-        match self.edge(state, &step, &[], e_t, e_t1, 0, None) {
+        let mv = Move::single(step, path.with(step.to), path.with(step.from));
+        match self.edge(state, &mv) {
             Ok(child) => out.push(child),
             Err(Reject::Opponent) => self.uncapture(state, step, path, out),
             Err(Reject::Other) => {}
@@ -704,9 +716,8 @@ impl Generator {
     }
 
     fn plain(&mut self, state: &State, step: Step, path: Bitboard, out: &mut Vec<(Step, State)>) {
-        let e_t = path.with(step.to);
-        let e_t1 = path.with(step.from);
-        if let Ok(child) = self.edge(state, &step, &[], e_t, e_t1, 0, None) {
+        let mv = Move::single(step, path.with(step.to), path.with(step.from));
+        if let Ok(child) = self.edge(state, &mv) {
             out.push(child);
         }
     }
@@ -722,149 +733,127 @@ impl Generator {
             kind: Kind::Uncapture,
             ..step
         };
-        let e_t1 = path.with(step.from);
-        if let Ok(child) = self.edge(state, &step, &[], path, e_t1, 1, None) {
+        let mv = Move {
+            captures: 1,
+            ..Move::single(step, path, path.with(step.from))
+        };
+        if let Ok(child) = self.edge(state, &mv) {
             out.push(child);
         }
     }
 
+    /// The uncastlings of `color` (see [`Generator::uncastle_on`]).
     fn uncastle(&mut self, state: &State, color: Color, out: &mut Vec<(Step, State)>) {
-        let board = &state.node.board;
-        let occupied = board.occupied();
-        let rank = color.backrank();
-        let king_from = Square::from_coords(File::E, rank);
         for side in CastlingSide::ALL {
-            let king_to = side.king_to(color);
-            let rook_to = side.rook_to(color);
-            let rook_from = Square::from_coords(
-                if side == CastlingSide::KingSide {
-                    File::H
-                } else {
-                    File::A
-                },
-                rank,
-            );
-            let king = board.piece_at(king_to) == Some(color.king());
-            let rook = board.piece_at(rook_to) == Some(color.rook());
-            // Castling put the king on `king_to` and the rook on `rook_to`: each is tracked there
-            // or untracked (its square empty here, and for the king, no tracked king elsewhere).
-            let king_ok = if king {
-                !state.node.frozen.contains(king_to)
-            } else {
-                !occupied.contains(king_to) && king_of(board, color).is_none()
-            };
-            let rook_ok = if rook {
-                !state.node.frozen.contains(rook_to)
-            } else {
-                !occupied.contains(rook_to)
-            };
-            if !(king || rook) || !king_ok || !rook_ok {
-                continue;
-            }
-            if let Some(p) = state.node.pending {
-                if !((king && p == king_to) || (rook && p == rook_to)) {
-                    continue;
-                }
-            }
-            let between = attacks::between(king_from, rook_from);
-            let mut moved = Bitboard::EMPTY;
-            if king {
-                moved.add(king_to);
-            }
-            if rook {
-                moved.add(rook_to);
-            }
-            if ((occupied & !moved) & between.with(king_from).with(rook_from)).any() {
-                continue;
-            }
-            let mut relocations = Vec::with_capacity(2);
-            if king {
-                relocations.push((king_to, king_from, color.king()));
-            }
-            if rook {
-                relocations.push((rook_to, rook_from, color.rook()));
-            }
-            // Before castling: the king is not in check and does not pass an attacked square.
-            let mut before = board.clone();
-            for &(now, _, _) in &relocations {
-                before.discard_piece_at(now);
-            }
-            for &(_, then, piece) in &relocations {
-                before.set_piece_at(then, piece);
-            }
-            let e_t = self.known(between);
-            let passed = attacks::between(king_from, king_to).with(king_from);
-            if passed
-                .into_iter()
-                .any(|sq| certain_attackers(&before, sq, color.other(), e_t).any())
-            {
-                continue;
-            }
-            let e_t1 =
-                (between | Bitboard::from_square(king_from) | Bitboard::from_square(rook_from))
-                    & !Bitboard::from_square(king_to)
-                    & !Bitboard::from_square(rook_to);
-            let step = Step {
-                color,
-                role: Role::King,
-                from: king_from,
-                to: king_to,
-                promotion: None,
-                kind: Kind::Castle(side),
-                leaves: false,
-            };
-            if let Ok(child) = self.edge(
-                state,
-                &step,
-                &relocations,
-                between,
-                e_t1,
-                0,
-                Some((king_from, king_to)),
-            ) {
-                out.push(child);
-            }
+            self.uncastle_on(state, color, side, out);
         }
     }
 
-    /// Applies one retraction and the rules on it. `relocations` lists (square now, square
-    /// before, unit before) for castling; otherwise the step's unit is the only one moved. `e_t`
-    /// and `e_t1` are the squares known empty just before and just after the move; `kings` gives
-    /// the mover's king square before and after when it is known without being tracked
-    /// (castling).
-    #[allow(clippy::too_many_arguments)]
-    fn edge(
+    // Long by design: the rules of uncastling in the order its doc lists them, each on the
+    // squares the one before computed; the castled units are their own step.
+    /// The uncastling of `color` on `side`, if its king and rook can have castled into the node:
+    /// each tracked on its square after castling (and not frozen) or untracked, at least one of
+    /// them tracked, the pending unit among them, the squares between free, and the king neither
+    /// in check nor passing an attacked square before castling.
+    fn uncastle_on(
         &mut self,
         state: &State,
-        step: &Step,
-        relocations: &[(Square, Square, Piece)],
-        e_t: Bitboard,
-        e_t1: Bitboard,
-        captures: u8,
-        kings: Option<(Square, Square)>,
-    ) -> Result<(Step, State), Reject> {
-        let us = step.color;
-        let them = us.other();
+        color: Color,
+        side: CastlingSide,
+        out: &mut Vec<(Step, State)>,
+    ) {
         let board = &state.node.board;
-        let (e_t, e_t1) = (self.known(e_t), self.known(e_t1));
-        let single = [(
-            step.to,
-            step.from,
-            Piece {
-                color: us,
-                role: step.role,
-            },
-        )];
-        let relocations = if relocations.is_empty() {
+        let rank = color.backrank();
+        let king_from = Square::from_coords(File::E, rank);
+        let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
+        let rook_file = if side == CastlingSide::KingSide {
+            File::H
+        } else {
+            File::A
+        };
+        let rook_from = Square::from_coords(rook_file, rank);
+        let Some((king, rook)) = castled_units(state, color, side) else {
+            return;
+        };
+        let between = attacks::between(king_from, rook_from);
+        let moved = (if king {
+            Bitboard::from_square(king_to)
+        } else {
+            Bitboard::EMPTY
+        }) | (if rook {
+            Bitboard::from_square(rook_to)
+        } else {
+            Bitboard::EMPTY
+        });
+        if ((board.occupied() & !moved) & between.with(king_from).with(rook_from)).any() {
+            return;
+        }
+        let mut relocations = Vec::with_capacity(2);
+        if king {
+            relocations.push((king_to, king_from, color.king()));
+        }
+        if rook {
+            relocations.push((rook_to, rook_from, color.rook()));
+        }
+        // Before castling: the king is not in check and does not pass an attacked square.
+        let mut before = board.clone();
+        for &(now, _, _) in &relocations {
+            before.discard_piece_at(now);
+        }
+        for &(_, then, piece) in &relocations {
+            before.set_piece_at(then, piece);
+        }
+        let known_empty = self.known(between);
+        let passed = attacks::between(king_from, king_to).with(king_from);
+        if passed
+            .into_iter()
+            .any(|sq| certain_attackers(&before, sq, color.other(), known_empty).any())
+        {
+            return;
+        }
+        let empty_after =
+            (between | Bitboard::from_square(king_from) | Bitboard::from_square(rook_from))
+                & !Bitboard::from_square(king_to)
+                & !Bitboard::from_square(rook_to);
+        let step = Step {
+            color,
+            role: Role::King,
+            from: king_from,
+            to: king_to,
+            promotion: None,
+            kind: Kind::Castle(side),
+            leaves: false,
+        };
+        let mv = Move {
+            relocations: &relocations,
+            kings: Some((king_from, king_to)),
+            ..Move::single(step, between, empty_after)
+        };
+        if let Ok(child) = self.edge(state, &mv) {
+            out.push(child);
+        }
+    }
+
+    /// Applies the retraction `mv` and the rules on it (see [`Move`]): the child, or why there
+    /// is none.
+    fn edge(&mut self, state: &State, mv: &Move<'_>) -> Result<(Step, State), Reject> {
+        let us = mv.step.color;
+        let board = &state.node.board;
+        let empty_before = self.known(mv.empty_before);
+        let empty_after = self.known(mv.empty_after);
+        let single = [mv.single_relocation()];
+        let relocations = if mv.relocations.is_empty() {
             &single[..]
         } else {
-            relocations
+            mv.relocations
         };
         // Just after the move, the mover's king is not attacked.
-        if let Some(k) = kings.map(|(_, after)| after).or_else(|| king_of(board, us)) {
-            if certain_attackers(board, k, them, e_t1).any() {
-                return Err(Reject::Other);
-            }
+        let king_after = mv
+            .kings
+            .map(|(_, after)| after)
+            .or_else(|| king_of(board, us));
+        if king_after.is_some_and(|k| certain_attackers(board, k, us.other(), empty_after).any()) {
+            return Err(Reject::Other);
         }
         let mut child = board.clone();
         for &(now, _, _) in relocations {
@@ -874,41 +863,18 @@ impl Generator {
             child.set_piece_at(then, piece);
         }
         // Just before the move, the mover was to move: the opponent's king is not attacked.
-        if let Some(k) = king_of(&child, them) {
-            if certain_attackers(&child, k, us, e_t).any() {
-                return Err(Reject::Opponent);
-            }
+        if king_of(&child, us.other())
+            .is_some_and(|k| certain_attackers(&child, k, us, empty_before).any())
+        {
+            return Err(Reject::Opponent);
         }
-        // The mover's king may stand in check before its move only if the opponent's last move
-        // gave it; an unblockable check was given by the checking unit itself.
-        let mut pending = None;
-        if kings.is_none() {
-            if let Some(k) = king_of(&child, us) {
-                let checkers = unblockable(&child, k, them);
-                if checkers.more_than_one() {
-                    return Err(Reject::Other);
-                }
-                pending = checkers.first();
-            }
-        }
-        let mut frozen = state.node.frozen;
-        let mut leaves = false;
-        for &(_, then, piece) in relocations {
-            if !self.zone.contains(then) {
-                child.discard_piece_at(then);
-                leaves = true;
-            } else if kings.is_some() && (piece.role == Role::King || piece.role == Role::Rook) {
-                frozen.add(then);
-            }
-        }
-        let mut rem = state.rem;
-        if !self.hwa_only && captures > 0 {
-            let r = rem.get_mut(us);
-            if *r < captures {
-                return Err(Reject::Other);
-            }
-            *r -= captures;
-        }
+        let pending = if mv.kings.is_none() {
+            pending_checker(&child, us)?
+        } else {
+            None
+        };
+        let (frozen, leaves) = self.drop_or_freeze(&mut child, state.node.frozen, relocations, mv);
+        let rem = self.spend(state.rem, us, mv.captures)?;
         let mut next = State {
             node: Node {
                 board: child,
@@ -920,7 +886,133 @@ impl Generator {
         if !self.finish(&mut next) {
             return Err(Reject::Other);
         }
-        Ok((Step { leaves, ..*step }, next))
+        Ok((Step { leaves, ..mv.step }, next))
+    }
+
+    /// Drops from `child` the units the move brought back from outside the zone, and freezes
+    /// the king and rook an uncastling put back: the new frozen set, and whether a unit left.
+    fn drop_or_freeze(
+        &self,
+        child: &mut Board,
+        mut frozen: Bitboard,
+        relocations: &[(Square, Square, Piece)],
+        mv: &Move<'_>,
+    ) -> (Bitboard, bool) {
+        let mut leaves = false;
+        for &(_, then, piece) in relocations {
+            if !self.zone.contains(then) {
+                child.discard_piece_at(then);
+                leaves = true;
+            } else if mv.kings.is_some() && (piece.role == Role::King || piece.role == Role::Rook) {
+                frozen.add(then);
+            }
+        }
+        (frozen, leaves)
+    }
+
+    /// The allowance `rem` after `color` uses `captures` of it, unless it has fewer (Hwa's
+    /// search counts no captures).
+    fn spend(
+        &self,
+        mut rem: ByColor<u8>,
+        color: Color,
+        captures: u8,
+    ) -> Result<ByColor<u8>, Reject> {
+        if !self.hwa_only && captures > 0 {
+            let r = rem.get_mut(color);
+            *r = r.checked_sub(captures).ok_or(Reject::Other)?;
+        }
+        Ok(rem)
+    }
+}
+
+/// Which of `color`'s king and rook castling on `side` put on their squares are tracked there
+/// (the others are untracked: their squares empty, and for the king, no tracked king elsewhere),
+/// or `None` when that castling cannot have led to the node: neither is tracked, a tracked one is
+/// frozen, or the pending unit is not one of them.
+fn castled_units(state: &State, color: Color, side: CastlingSide) -> Option<(bool, bool)> {
+    let board = &state.node.board;
+    let occupied = board.occupied();
+    let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
+    let king = board.piece_at(king_to) == Some(color.king());
+    let rook = board.piece_at(rook_to) == Some(color.rook());
+    let king_ok = if king {
+        !state.node.frozen.contains(king_to)
+    } else {
+        !occupied.contains(king_to) && king_of(board, color).is_none()
+    };
+    let rook_ok = if rook {
+        !state.node.frozen.contains(rook_to)
+    } else {
+        !occupied.contains(rook_to)
+    };
+    if !(king || rook) || !king_ok || !rook_ok {
+        return None;
+    }
+    let pending_ok = state
+        .node
+        .pending
+        .is_none_or(|p| (king && p == king_to) || (rook && p == rook_to));
+    pending_ok.then_some((king, rook))
+}
+
+/// The unit that must make the next retraction of a child in which `color`'s king stands in an
+/// unblockable check (see the module documentation): the mover's king may stand in check before
+/// its move only if the opponent's last move gave it, and an unblockable check was given by the
+/// checking unit itself. Two such checks at once are impossible.
+fn pending_checker(child: &Board, color: Color) -> Result<Option<Square>, Reject> {
+    let Some(k) = king_of(child, color) else {
+        return Ok(None);
+    };
+    let checkers = unblockable(child, k, color.other());
+    if checkers.more_than_one() {
+        return Err(Reject::Other);
+    }
+    Ok(checkers.first())
+}
+
+/// One retraction as [`Generator::edge`] applies it.
+#[derive(Clone, Copy)]
+struct Move<'r> {
+    /// The retraction.
+    step: Step,
+    /// (square now, square before, unit before) of each unit moved when there are two
+    /// (uncastling); empty when the step's unit is the only one.
+    relocations: &'r [(Square, Square, Piece)],
+    /// Squares known empty just before the move (in forward time).
+    empty_before: Bitboard,
+    /// Squares known empty just after the move.
+    empty_after: Bitboard,
+    /// Captures of the mover's allowance the retraction uses (1 for an uncapture).
+    captures: u8,
+    /// For uncastling, the mover's king square before and after the move, known without the
+    /// king being tracked.
+    kings: Option<(Square, Square)>,
+}
+
+impl Move<'_> {
+    /// A retraction that moves the step's unit alone and uncaptures nothing.
+    fn single(step: Step, empty_before: Bitboard, empty_after: Bitboard) -> Move<'static> {
+        Move {
+            step,
+            relocations: &[],
+            empty_before,
+            empty_after,
+            captures: 0,
+            kings: None,
+        }
+    }
+
+    /// The step's own unit, moved from its square now back to its square before.
+    fn single_relocation(&self) -> (Square, Square, Piece) {
+        (
+            self.step.to,
+            self.step.from,
+            Piece {
+                color: self.step.color,
+                role: self.step.role,
+            },
+        )
     }
 }
 

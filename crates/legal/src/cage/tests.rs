@@ -109,6 +109,8 @@ fn arrival(m: &Move, color: Color) -> Bitboard {
     }
 }
 
+// Long by design: one walk back through the game whose every step is a check against the
+// generator with its own failure message; split, the messages would lose their context.
 /// Follows game `game` backwards from ply `ply` with the units `subset` tracked, checking every
 /// step against the generator. Returns the number of tracked moves followed.
 fn follow(game: &Game, ply: usize, cage: &Cage, store: &CageStore) -> Result<usize, String> {

@@ -217,6 +217,8 @@ fn flagged_promotion(
     cost
 }
 
+// Long by design: it fills the cost table (items by start file, with and without the avoided
+// squares) and solves the assignment over it; the table means nothing apart from that solve.
 /// In one branch (the known one-step histories `cuts`): `Some(true)` if every assignment within the
 /// budget keeps clear of `avoid` and uses the budget exactly, `Some(false)` if one does not, `None`
 /// if no assignment fits the budget at all.

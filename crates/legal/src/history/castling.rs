@@ -41,6 +41,7 @@ use retrace_unmove::pawn_forward;
 use shakmaty::{attacks, Bitboard, Color, Rank, Square};
 
 use super::Known;
+use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
     promotion::{self, Demand},
@@ -90,7 +91,7 @@ fn straight_steps(known: &Known<'_>, timed: &mut TimedList) -> Bitboard {
 
 /// Appends a [`ReasonCode::PromotionsNeedCaptures`] reason for each side whose promoted units need
 /// more captures (or paths that do not exist) once the two facts of the module close the walks.
-pub(crate) fn promotions(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn promotions(known: &Known<'_>, out: &mut Reasons) {
     if !out.is_empty() || Color::ALL.iter().all(|&c| known.promoted.get(c).total == 0) {
         return;
     }
@@ -143,6 +144,8 @@ struct Facts<'a> {
     timed: &'a TimedList,
 }
 
+// Long by design: it only writes the rule's sentence, one clause per fact the rule used (dead
+// pawns, straight steps per colour, captures), in the order the proof uses them.
 /// The reason for `us`: the demands, the facts used, the captures needed (`None`: no path).
 fn reason(
     known: &Known<'_>,

@@ -23,17 +23,21 @@
 use shakmaty::{Bitboard, Color, Role};
 
 use super::{capture_squares::captures_avoid, Known};
+use crate::reasons::Reasons;
 use crate::text::{color_name, plural, squares_text};
 use crate::{
     pawns::{advance, capturing_pawns},
     promotion::demands,
     statics::homes,
-    types::{Reason, ReasonCode},
+    types::ReasonCode,
 };
 
+// Long by design: the rule's proof step by step (captures used up, the landing squares of the
+// pawns that changed files, the colour of each missing bishop), each step reading the ones before;
+// the comments inside mark the steps.
 /// Appends a [`ReasonCode::BishopCaptureColour`] reason for every missing bishop that no capture
 /// can have taken.
-pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Reasons) {
     let board = known.pos.board();
     for victim in Color::ALL {
         let taker = victim.other();
@@ -96,9 +100,11 @@ pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Vec<Reason>) {
                     squares_text(promoted)
                 ));
             }
-            out.push(Reason::new(
+            out.add(
                 ReasonCode::BishopCaptureColour,
-                format!(
+                squares | home | promoted,
+                || {
+                    format!(
                     "{} is missing its {name}-squared bishop (from {}), but every capture {} made \
                      was on a {other} square ({}): its pawn structure needs those captures, and {} \
                      misses only {missing} unit{}",
@@ -108,9 +114,9 @@ pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Vec<Reason>) {
                     parts.join(" "),
                     color_name(victim),
                     plural(missing)
-                ),
-                squares | home | promoted,
-            ));
+                )
+                },
+            );
         }
     }
 }

@@ -17,11 +17,9 @@
 use shakmaty::{Bitboard, Color};
 
 use super::Known;
+use crate::reasons::Reasons;
 use crate::text::{color_name, plural, squares_text};
-use crate::{
-    pawns::PawnCost,
-    types::{Reason, ReasonCode},
-};
+use crate::{pawns::PawnCost, types::ReasonCode};
 
 /// Most white pawns in crossed pairs for which the choices are enumerated.
 const MAX_PAWNS: usize = 6;
@@ -38,9 +36,11 @@ fn pawn_captures(known: &Known<'_>, color: Color, displaced: Bitboard) -> Option
     cost.min_captures(p.light_bishops, p.dark_bishops)
 }
 
+// Long by design: the rule's proof step by step (the cheapest assignments, the crossed pairs, the
+// extra captures), each step reading the ones before; the comments inside mark the steps.
 /// Appends a [`ReasonCode::PawnsCrossed`] reason if the crossed pawns of the position need more
 /// captures than the missing units allow.
-pub(crate) fn crossed_pawns(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn crossed_pawns(known: &Known<'_>, out: &mut Reasons) {
     let board = known.pos.board();
     let white = board.by_piece(Color::White.pawn());
     let black = board.by_piece(Color::Black.pawn());
@@ -110,9 +110,7 @@ pub(crate) fn crossed_pawns(known: &Known<'_>, out: &mut Vec<Reason>) {
         .iter()
         .map(|(w, b)| format!("{w} above {b}"))
         .collect();
-    out.push(Reason::new(
-        ReasonCode::PawnsCrossed,
-        format!(
+    out.add(ReasonCode::PawnsCrossed, squares, || format!(
             "white and black pawns have passed each other on a file ({}), so for each pair one of \
              them left the file by capturing; but {} can make at most {budget_w} pawn capture{} and \
              {} at most {budget_b} (the units missing, less the captures pieces made), and no choice \
@@ -122,7 +120,5 @@ pub(crate) fn crossed_pawns(known: &Known<'_>, out: &mut Vec<Reason>) {
             plural(budget_w),
             color_name(Color::Black),
             squares_text(squares)
-        ),
-        squares,
-    ));
+        ));
 }

@@ -31,6 +31,7 @@
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::Known;
+use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
     pawns::{plain_cost, PawnCost},
@@ -72,7 +73,7 @@ fn reach(color: Color, start: u32, walls: Bitboard) -> [u32; 64] {
 }
 
 /// Appends a [`ReasonCode::MissingPromotedUnit`] reason if a forced promotion left no unit.
-pub(crate) fn forced_promotions(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn forced_promotions(known: &Known<'_>, out: &mut Reasons) {
     for c in Color::ALL {
         if let Some(reason) = side(known, c) {
             out.push(reason);
@@ -81,6 +82,9 @@ pub(crate) fn forced_promotions(known: &Known<'_>, out: &mut Vec<Reason>) {
     }
 }
 
+// Long by design: the proof of the module doc step by step for one side (the opponent's captures,
+// the squares after each, the pawn that cannot have been captured, the paths to the promotion
+// squares); the comments inside mark the steps.
 /// The reason for side `c` (whose pawn promoted), if any.
 fn side(known: &Known<'_>, c: Color) -> Option<Reason> {
     let board = known.pos.board();

@@ -20,6 +20,7 @@
 use shakmaty::{Bitboard, Color, Square};
 
 use super::Known;
+use crate::reasons::Reasons;
 use crate::text::{color_adj, squares_text};
 use crate::{
     material::classes,
@@ -32,7 +33,7 @@ use crate::{
 const REGION: usize = 24;
 
 /// Appends a [`ReasonCode::CrowdedHomePen`] reason for each side with a crowded pen of originals.
-pub(crate) fn crowded_home_pens(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn crowded_home_pens(known: &Known<'_>, out: &mut Reasons) {
     for color in Color::ALL {
         if let Some(reason) = side(known, color) {
             out.push(reason);

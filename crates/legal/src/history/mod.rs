@@ -20,11 +20,8 @@ mod trapped;
 use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
-use crate::{
-    material::Promoted,
-    statics::Statics,
-    types::{Captures, Reason},
-};
+use crate::reasons::Reasons;
+use crate::{material::Promoted, statics::Statics, types::Captures};
 
 /// What the earlier rules deduced, as the rules of this module need it.
 pub(crate) struct Known<'a> {
@@ -51,13 +48,22 @@ impl Known<'_> {
 }
 
 /// Appends the reasons of this module to `out`.
-pub(crate) fn reasons(known: &Known<'_>, out: &mut Vec<Reason>) {
-    trapped::trapped_rooks(known.pos, out);
-    crossing::crossed_pawns(known, out);
-    colours::bishop_colours(known, out);
-    parity::parity(known, out);
-    promotion_pen::crowded_pens(known, out);
-    forced_promotion::forced_promotions(known, out);
-    castling::promotions(known, out);
-    home_pen::crowded_home_pens(known, out);
+/// Stops after the rule that settles `out` (a verdict-only sink with its reason).
+pub(crate) fn reasons(known: &Known<'_>, out: &mut Reasons) {
+    let rules: [fn(&Known<'_>, &mut Reasons); 8] = [
+        |known, out| trapped::trapped_rooks(known.pos, out),
+        crossing::crossed_pawns,
+        colours::bishop_colours,
+        parity::parity,
+        promotion_pen::crowded_pens,
+        forced_promotion::forced_promotions,
+        castling::promotions,
+        home_pen::crowded_home_pens,
+    ];
+    for rule in rules {
+        if out.settled() {
+            return;
+        }
+        rule(known, out);
+    }
 }

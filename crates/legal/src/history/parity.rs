@@ -50,15 +50,16 @@
 //! `C + E`; if all give the same value and it contradicts the side to move, no game reaches the
 //! position. Branches that are impossible for other reasons only make the rule more cautious.
 
-use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Board, ByColor, Color, File, Piece, Rank, Role, Square};
 
 use super::{locked::locked, Known};
+use crate::reasons::Reasons;
 use crate::text::color_name;
 use crate::{
     pawns::{advance, plain_cost},
     promotion,
     statics::{dilate, flood, homes, permanently_attacked, Timed},
-    types::{Reason, ReasonCode},
+    types::ReasonCode,
 };
 
 /// Most pawns with a known history whose orders are enumerated for one piece.
@@ -228,7 +229,7 @@ fn kingside_castling_possible(known: &Known<'_>, color: Color, attacked: Bitboar
 }
 
 /// Checks the parity of the position (see the module documentation).
-pub(crate) fn parity(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn parity(known: &Known<'_>, out: &mut Reasons) {
     let pos = known.pos;
     let board = pos.board();
     let statics = known.statics;
@@ -270,8 +271,7 @@ pub(crate) fn parity(known: &Known<'_>, out: &mut Vec<Reason>) {
     if to_move == pos.to_move() {
         return;
     }
-    out.push(Reason::new(
-        ReasonCode::ImpossibleParity,
+    out.add(ReasonCode::ImpossibleParity, Bitboard::EMPTY, || {
         format!(
             "{} is to move, but every game reaching this position has an {} number of moves, so \
              {} would be to move: no unit that can have moved can have made a move keeping the \
@@ -282,9 +282,8 @@ pub(crate) fn parity(known: &Known<'_>, out: &mut Vec<Reason>) {
             color_name(pos.to_move()),
             if moves == 0 { "even" } else { "odd" },
             color_name(to_move),
-        ),
-        Bitboard::EMPTY,
-    ));
+        )
+    });
 }
 
 /// A pawn's path: where it ended, the captures it made (even moves) and their landing
@@ -532,24 +531,25 @@ enum BranchValue {
 /// The value of `C + E` modulo 2 in one branch.
 fn branch_value(
     known: &Known<'_>,
-    sides: [&Side<'_>; 2],
-    budgets: [u32; 2],
-    dead: [Bitboard; 2],
+    sides: &ByColor<Side<'_>>,
+    budgets: ByColor<u32>,
+    dead: ByColor<Bitboard>,
 ) -> BranchValue {
-    let mut spare = [0u32; 2];
-    for (i, side) in sides.iter().enumerate() {
-        let Some(y) = budgets[i].checked_sub(side.pawn_captures()) else {
+    let mut spare = ByColor::<u32>::default();
+    for color in Color::ALL {
+        let side = sides.get(color);
+        let Some(y) = budgets.get(color).checked_sub(side.pawn_captures()) else {
             return BranchValue::Impossible;
         };
-        spare[i] = y;
+        *spare.get_mut(color) = y;
     }
     // Every pawn that was captured was captured by a pawn of the other side on its square, or by a
     // piece of the other side.
-    for i in 0..2 {
-        let taker = sides[1 - i];
+    for color in Color::ALL {
+        let taker = sides.get(!color);
         let mut squares = taker.capture_squares();
         let mut unmatched = 0;
-        for fate in &sides[i].fates {
+        for fate in &sides.get(color).fates {
             if let Fate::Captured(p) = fate {
                 if let Some(k) = squares.iter().position(|&s| s == p.end) {
                     squares.swap_remove(k);
@@ -559,7 +559,7 @@ fn branch_value(
             }
         }
         // Captures on unknown squares may have taken any of them.
-        if unmatched > spare[1 - i] + taker.unknown_captures() {
+        if unmatched > spare.get(!color) + taker.unknown_captures() {
             return BranchValue::Impossible;
         }
     }
@@ -568,15 +568,15 @@ fn branch_value(
         return BranchValue::Unknown;
     }
     let mut value = 0u32;
-    for i in 0..2 {
-        let victim = sides[i];
-        let taker = sides[1 - i];
+    for color in Color::ALL {
+        let victim = sides.get(color);
+        let taker = sides.get(!color);
         let light = |sq: Square| u32::from(sq.is_light());
-        value += dead[i].into_iter().map(light).sum::<u32>();
-        if spare[1 - i] == 0 {
+        value += dead.get(color).into_iter().map(light).sum::<u32>();
+        if *spare.get(!color) == 0 {
             value += taker.capture_squares().into_iter().map(light).sum::<u32>();
         } else {
-            let m = missing_pieces(known, victim.color, dead[i]);
+            let m = missing_pieces(known, victim.color, *dead.get(color));
             if m.knights + m.rooks + m.queens > 0 {
                 return BranchValue::Unknown;
             }
@@ -592,59 +592,28 @@ fn branch_value(
     BranchValue::Parity(value % 2)
 }
 
-/// `C + E` modulo 2 if every branch of pawn histories that passes the checks gives the same value.
+/// `C + E` modulo 2 if every branch of pawn histories that passes the checks gives the same value:
+/// each pair of assignments of the pawns on the board (one a side), with each choice of fates for
+/// the pawns that left it.
 fn pawn_branches(known: &Known<'_>) -> Option<u32> {
+    let fixed = known.statics.fixed;
+    let dead = dead_by_pieces(known);
+    let budgets = pawn_capture_budgets(known, dead)?;
     let board = known.pos.board();
-    let statics = known.statics;
-    let fixed = statics.fixed;
-    let colors = [Color::White, Color::Black];
-    // Originals captured at home without moving, where no pawn can ever have captured (so pieces
-    // took them).
-    let dead = colors.map(|c| {
-        statics
-            .died_at_home
-            .get(c)
-            .into_iter()
-            .filter(|&h| shakmaty::attacks::pawn_attacks(c, h).is_subset(fixed))
-            .collect::<Bitboard>()
-    });
-    // Units each side captured with pawns at most: the other side's missing units, less those (a
-    // pawn capture there would be a promotion from a static square).
-    let missing = colors.map(|c| known.missing(c.other()));
-    let budgets = [
-        missing[0].checked_sub(dead[1].count() as u32)?,
-        missing[1].checked_sub(dead[0].count() as u32)?,
-    ];
-    let assigned: Vec<Vec<Assignment>> = colors
-        .iter()
-        .zip(budgets)
-        .map(|(&c, b)| assignments(c, board.by_piece(c.pawn()), b, fixed))
-        .collect::<Option<_>>()?;
+    let assigned =
+        ByColor::new_with(|c| assignments(c, board.by_piece(c.pawn()), *budgets.get(c), fixed));
+    let (white, black) = (assigned.white?, assigned.black?);
     let mut value: Option<u32> = None;
     let mut branches = 0usize;
-    for aw in &assigned[0] {
-        for ab in &assigned[1] {
-            // Fates of the pawns that left the board, per side.
-            let mut options: Vec<(usize, Vec<Fate>)> = Vec::new();
-            for (i, a) in [aw, ab].into_iter().enumerate() {
-                let color = colors[i];
-                let left = budgets[i].checked_sub(a.captures)?;
-                for start in 0..8u32 {
-                    if a.used & 1 << start == 0 {
-                        let f = fates(color, start, left, fixed);
-                        if f.is_empty() {
-                            // This pawn cannot have left the board: the assignment is impossible.
-                            options.clear();
-                            options.push((i, Vec::new()));
-                            break;
-                        }
-                        options.push((i, f));
-                    }
-                }
-            }
-            if options.iter().any(|(_, f)| f.is_empty()) {
+    for aw in &white {
+        for ab in &black {
+            let assigned = ByColor {
+                white: aw,
+                black: ab,
+            };
+            let Some(options) = fate_options(assigned, budgets, fixed)? else {
                 continue;
-            }
+            };
             let combos: usize = options.iter().map(|(_, f)| f.len()).product();
             branches += combos.max(1);
             if branches > MAX_BRANCHES {
@@ -652,48 +621,106 @@ fn pawn_branches(known: &Known<'_>) -> Option<u32> {
             }
             let mut pick = vec![0usize; options.len()];
             loop {
-                let mut sides = [
-                    Side {
-                        color: Color::White,
-                        assignment: aw,
-                        fates: Vec::new(),
-                    },
-                    Side {
-                        color: Color::Black,
-                        assignment: ab,
-                        fates: Vec::new(),
-                    },
-                ];
-                for (k, (i, f)) in options.iter().enumerate() {
-                    sides[*i].fates.push(f[pick[k]]);
+                let mut sides = assigned.zip_color().map(|(color, assignment)| Side {
+                    color,
+                    assignment,
+                    fates: Vec::new(),
+                });
+                for (k, (color, f)) in options.iter().enumerate() {
+                    sides.get_mut(*color).fates.push(f[pick[k]]);
                 }
-                match branch_value(known, [&sides[0], &sides[1]], budgets, dead) {
-                    BranchValue::Unknown => return None,
-                    BranchValue::Impossible => {}
-                    BranchValue::Parity(v) => match value {
-                        None => value = Some(v),
-                        Some(old) if old != v => return None,
-                        Some(_) => {}
-                    },
-                }
-                // Next combination.
-                let mut k = 0;
-                loop {
-                    if k == pick.len() {
-                        break;
-                    }
-                    pick[k] += 1;
-                    if pick[k] < options[k].1.len() {
-                        break;
-                    }
-                    pick[k] = 0;
-                    k += 1;
-                }
-                if k == pick.len() {
+                agree(&mut value, branch_value(known, &sides, budgets, dead))?;
+                if !next_pick(&mut pick, &options) {
                     break;
                 }
             }
         }
     }
     value
+}
+
+/// Originals captured at home without moving, where no pawn can ever have captured (so pieces took
+/// them), by colour.
+fn dead_by_pieces(known: &Known<'_>) -> ByColor<Bitboard> {
+    let statics = known.statics;
+    ByColor::new_with(|c| {
+        statics
+            .died_at_home
+            .get(c)
+            .into_iter()
+            .filter(|&h| shakmaty::attacks::pawn_attacks(c, h).is_subset(statics.fixed))
+            .collect::<Bitboard>()
+    })
+}
+
+/// Units each side captured with pawns at most: the other side's missing units, less those that
+/// pieces took (a pawn capture there would be a promotion from a static square); `None` when the
+/// count is already negative.
+fn pawn_capture_budgets(known: &Known<'_>, dead: ByColor<Bitboard>) -> Option<ByColor<u32>> {
+    Some(ByColor {
+        white: known
+            .missing(Color::Black)
+            .checked_sub(dead.black.count() as u32)?,
+        black: known
+            .missing(Color::White)
+            .checked_sub(dead.white.count() as u32)?,
+    })
+}
+
+/// The fates each pawn that left the board may have had: a list per pawn, with its colour.
+type FateOptions = Vec<(Color, Vec<Fate>)>;
+
+/// The [`FateOptions`] of the pawns that left the board, under
+/// the assignments of the pawns on the board; `Some(None)` when some pawn can have had none (no
+/// game follows these assignments), `None` when the rule gives up.
+fn fate_options(
+    assigned: ByColor<&Assignment>,
+    budgets: ByColor<u32>,
+    fixed: Bitboard,
+) -> Option<Option<FateOptions>> {
+    let mut options = Vec::new();
+    let mut stranded = false;
+    for color in Color::ALL {
+        let a = assigned.get(color);
+        let left = budgets.get(color).checked_sub(a.captures)?;
+        for start in 0..8u32 {
+            if a.used & 1 << start == 0 {
+                let f = fates(color, start, left, fixed);
+                if f.is_empty() {
+                    // This pawn cannot have left the board: the assignment is impossible.
+                    stranded = true;
+                    break;
+                }
+                options.push((color, f));
+            }
+        }
+    }
+    Some((!stranded).then_some(options))
+}
+
+/// Adds a branch's value to the common `value` of the branches so far: `None` (the rule gives up)
+/// when the branch's value is unknown or differs.
+fn agree(value: &mut Option<u32>, branch: BranchValue) -> Option<()> {
+    match (branch, *value) {
+        (BranchValue::Unknown, _) => None,
+        (BranchValue::Impossible, _) => Some(()),
+        (BranchValue::Parity(v), None) => {
+            *value = Some(v);
+            Some(())
+        }
+        (BranchValue::Parity(v), Some(old)) => (old == v).then_some(()),
+    }
+}
+
+/// The next choice of one fate per pawn (`pick[k]` indexes the fates of `options[k]`), counting
+/// with the first pawn's choice fastest; `false` once every choice was made.
+fn next_pick(pick: &mut [usize], options: &FateOptions) -> bool {
+    for (k, choice) in pick.iter_mut().enumerate() {
+        *choice += 1;
+        if *choice < options[k].1.len() {
+            return true;
+        }
+        *choice = 0;
+    }
+    false
 }

@@ -26,6 +26,7 @@ use retrace_unmove::pawn_forward;
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
 use super::Known;
+use crate::reasons::Reasons;
 use crate::text::{color_adj, plural, squares_text};
 use crate::{
     statics::{dilate, promotion_squares, region_cut},
@@ -53,7 +54,7 @@ struct Crowded {
 }
 
 /// Appends a [`ReasonCode::CrowdedPromotionPen`] reason for each colour with a crowded pen.
-pub(crate) fn crowded_pens(known: &Known<'_>, out: &mut Vec<Reason>) {
+pub(crate) fn crowded_pens(known: &Known<'_>, out: &mut Reasons) {
     let board = known.pos.board();
     let statics = known.statics;
     for color in Color::ALL {

@@ -19,11 +19,12 @@
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
+use crate::reasons::Reasons;
 use crate::text::{color_adj, squares_text};
-use crate::types::{Reason, ReasonCode};
+use crate::types::ReasonCode;
 
 /// Appends a [`ReasonCode::TrappedRook`] reason for every trapped rook of `pos`.
-pub(crate) fn trapped_rooks(pos: &RetroPosition, out: &mut Vec<Reason>) {
+pub(crate) fn trapped_rooks(pos: &RetroPosition, out: &mut Reasons) {
     let board = pos.board();
     for color in Color::ALL {
         let first = color.backrank();
@@ -50,9 +51,7 @@ pub(crate) fn trapped_rooks(pos: &RetroPosition, out: &mut Vec<Reason>) {
             }
             let rook_color = board.color_at(rook).map_or("", color_adj);
             let bishop_color = board.color_at(bishop).map_or("", color_adj);
-            out.push(Reason::new(
-                ReasonCode::TrappedRook,
-                format!(
+            out.add(ReasonCode::TrappedRook, sides.with(rook).with(pawn).with(bishop), || format!(
                     "the {rook_color} rook on {rook} cannot have arrived: the {} pawn on {pawn} \
                      came from {rook} ({} never moved), so the rook came later, from {bishop}; the \
                      {bishop_color} bishop on {bishop} then arrived after it, but {bishop} can only \
@@ -61,9 +60,7 @@ pub(crate) fn trapped_rooks(pos: &RetroPosition, out: &mut Vec<Reason>) {
                     color_adj(color),
                     squares_text(sides),
                     squares_text(sides),
-                ),
-                sides.with(rook).with(pawn).with(bishop),
-            ));
+                ));
         }
     }
 }

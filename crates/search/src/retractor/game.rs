@@ -8,7 +8,11 @@ use super::{
     choice::choices, goal::ForwardGoal, kind::RetractorKind, outcome::Outcome,
     rights::forward_start,
 };
-use crate::{budget::Budget, table::Table, Phase, Pruner};
+use crate::{
+    budget::Budget,
+    table::{NodeKey, Table},
+    Phase, Pruner,
+};
 
 pub(crate) struct Game<'p, 'a, P: Pruner> {
     pub pruner: &'p P,
@@ -43,7 +47,7 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
     /// The value of `pos` (already accepted by the pruner), whose retracting side retracts next,
     /// White having `left` retractions still to make (at least 1).
     pub(crate) fn node(&mut self, pos: &RetroPosition, left: u32) -> Outcome {
-        let key = pos.zobrist();
+        let key = NodeKey::of(pos, 0);
         if let Some(known) = self.table.get(key, left) {
             return known;
         }
@@ -149,7 +153,7 @@ impl<'p, 'a, P: Pruner> Game<'p, 'a, P> {
 
     /// Whether White, to move in `pos`, forces the goal (illegal if shakmaty refuses `pos`).
     pub(crate) fn forward(&mut self, pos: &RetroPosition) -> Outcome {
-        let key = pos.zobrist();
+        let key = NodeKey::of(pos, 0);
         if let Some(known) = self.table.get(key, 0) {
             return known;
         }
