@@ -740,7 +740,8 @@ fn a_cage_proven_once_is_not_verified_again() {
 fn cage_work_has_an_overall_budget_and_stops_on_cancel() {
     use retrace_legal::cage::{verify_cancellable, Failure, LoadBudget, VerifyOptions};
     use std::sync::atomic::AtomicBool;
-    // r2-D-157's second hint cage: more than 200,000 nodes, so never proven within these budgets.
+    // r2-D-157's second hint cage: some 750 nodes, but never proven within 1,000 (its pen core is
+    // not searched when less than a quarter of the budget would be left for it).
     let hard = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1";
     let hard_too = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1";
     let text = format!("{hard}\n8/8/8/8/8/8/4PPrP/7K\nnot a cage\n{hard_too}\n{hard}\n");

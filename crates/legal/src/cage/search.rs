@@ -22,7 +22,12 @@
 //! - an expanded node with the same units, frozen set and pending unit, and an allowance at least as
 //!   large (a repetition, on the branch or anywhere else in this search): its realization would be
 //!   shorter than the minimal one;
-//! - a verified cage of the store, or a node of an earlier successful search: no realization at all.
+//! - a verified cage of the store, or a node of an earlier successful search: no realization at all;
+//! - a node the store learnt (the root or any expanded node of an earlier successful search, a
+//!   proven reduced node or pen core) that the child *contains*: its units stand on the child's
+//!   squares, its frozen units are frozen in the child, its pending unit (if any) is the child's,
+//!   and its allowances are at least the child's. Every realization of the child then realizes
+//!   the learnt node, which has none.
 //!
 //! So no expanded node, and in particular the root, has a realization. Verification fails as soon
 //! as a node empties, has every unit on its home square, needs expanding at the depth limit, or the
@@ -34,7 +39,8 @@
 //! the depth limit is set aside and fails the verification only if nothing expanded later closes it;
 //! if one does fail, a breadth-first search, which reaches every node at its least depth, has the
 //! last word. After a success every expanded node is known to have no realization, so the store
-//! keeps them (a cache) and later verifications close branches on them.
+//! keeps them (a cache) and later verifications close branches on them, and on every node that
+//! contains one.
 //!
 //! # The retractions
 //! Both sides retract freely (the other side may always have moved elsewhere in between), so the
@@ -241,10 +247,11 @@ pub(crate) fn verify_deepest(
     let verification = match result {
         Ok(()) => {
             if !options.hwa_only {
-                store.remember_proven(search.tt);
                 if let Some(root) = &root {
                     store.learn(root);
                 }
+                store.learn_all(&search.tt);
+                store.remember_proven(search.tt);
             }
             Verification::proven(search.nodes)
         }
@@ -260,6 +267,23 @@ pub(crate) fn verify_deepest(
         store.cache_result(key, &verification);
     }
     (verification, Some(search.deepest))
+}
+
+/// The search of [`verify_with`] without reductions or pen cores, within `max_nodes`: it closes
+/// nodes by its rules, its own expanded nodes and what `store` knows alone, which shows what the
+/// store's learning does.
+#[cfg(test)]
+pub(crate) fn verify_flat(cage: &Cage, store: &CageStore, max_nodes: u64) -> Result<(), Failure> {
+    let options = VerifyOptions {
+        max_nodes,
+        ..VerifyOptions::default()
+    };
+    let mut search = Search::new(cage, store, &options);
+    search.nesting = MAX_NESTING;
+    match search.gen.root(cage) {
+        None => Ok(()),
+        Some(root) => search.explore(root, false),
+    }
 }
 
 /// The tracked part of a search node (see the module documentation).
@@ -1164,10 +1188,7 @@ impl<'s> Search<'s> {
     /// searched once per verification.
     fn prove_core(&mut self, mut reduced: State, budget: u64) -> bool {
         // A reduced node that breaks a node rule has no realization, and so neither has the node.
-        if !self.gen.finish(&mut reduced)
-            || self.closed(&reduced)
-            || self.store.proves_by_containment(&reduced)
-        {
+        if !self.gen.finish(&mut reduced) || self.closed(&reduced) {
             return true;
         }
         if self.unproven.contains(&reduced.node) {
@@ -1195,6 +1216,7 @@ impl<'s> Search<'s> {
         if proven {
             self.debug_assert_no_escape(&reduced);
             self.store.learn(&reduced);
+            self.store.learn_all(&sub.tt);
             // Every node the successful search expanded has no realization: it closes branches
             // here as an expanded node would.
             for (node, rems) in sub.tt {
@@ -1250,14 +1272,18 @@ impl<'s> Search<'s> {
         self.deepest = 0;
     }
 
-    /// Whether `state` is closed by an expanded node, a stored cage or an earlier proof.
+    /// Whether `state` is closed by an expanded node, a stored cage, an earlier proof, or (by
+    /// containment) a node learnt from one.
     fn closed(&self, state: &State) -> bool {
         if let Some(seen) = self.tt.get(&state.node) {
             if seen.iter().any(|r| covers(r, &state.rem)) {
                 return true;
             }
         }
-        self.store.proves(state, !self.gen.hwa_only)
+        if self.gen.hwa_only {
+            return self.store.proves(state, false);
+        }
+        self.store.proves(state, true) || self.store.proves_by_containment(state)
     }
 
     fn mark(&mut self, state: &State) {
@@ -1292,7 +1318,7 @@ impl<'s> Search<'s> {
             if let Some(f) = Self::escaped(root) {
                 return Err(f);
             }
-            if self.closed(root) || self.store.proves_by_containment(root) {
+            if self.closed(root) {
                 return Ok(());
             }
             if self.depth == 0 {
@@ -1320,15 +1346,17 @@ impl<'s> Search<'s> {
             }
             self.nodes += 1;
             self.gen.children(&state, &mut children);
+            // The cheap proofs first: a pen core's search is capped at a few hundred nodes, a
+            // reduced node's may take a quarter of what is left.
+            if self.prove_a_pen_core(&state) {
+                children.clear();
+                continue;
+            }
             if let Some(reduced) = self.reduction(&state, &children) {
                 if self.prove_reduced(reduced) {
                     children.clear();
                     continue;
                 }
-            }
-            if self.prove_a_pen_core(&state) {
-                children.clear();
-                continue;
             }
             for (step, child) in children.drain(..) {
                 if let Some(f) = Self::escaped(&child) {

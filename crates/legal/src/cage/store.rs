@@ -8,7 +8,7 @@ use std::fmt;
 use std::sync::{Mutex, MutexGuard};
 
 use retrace_unmove::RetroPosition;
-use shakmaty::{Bitboard, Board, ByColor, Color, Role};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, Role};
 
 use super::format::{Cage, CageError};
 use super::search::{covers, verify_cancellable, Node, State, Verification, VerifyOptions};
@@ -21,8 +21,8 @@ use crate::{
 /// Nodes of successful searches kept for later verifications.
 const PROVEN_LIMIT: usize = 200_000;
 
-/// Learnt cages kept (roots of successful verifications, matched by containment).
-const LEARNT_LIMIT: usize = 512;
+/// Learnt nodes kept (nodes of successful searches, matched by containment).
+const LEARNT_LIMIT: usize = 100_000;
 
 /// Verification results kept (a cage line and options each).
 const RESULT_LIMIT: usize = 10_000;
@@ -52,14 +52,91 @@ fn remember_claim(line: String) {
 /// What verifications through a store learnt: results, and nodes proven to have no realization.
 #[derive(Default)]
 struct Cache {
-    /// Result, and the store's (cages, proven nodes) counts when it was computed: a negative result
-    /// is reused only while neither has grown.
+    /// Result, and the store's cage count and [`Cache::known`] when it was computed: a negative
+    /// result is reused only while neither has grown.
     results: std::collections::HashMap<(String, VerifyOptions), (Verification, usize, usize)>,
     proven: HashMap<Node, Vec<ByColor<u8>>>,
     proven_count: usize,
-    /// The roots of successful verifications (claims and reduced nodes): each has no realization,
-    /// so neither has any node or position that contains it (see [`learnt_covers`]).
-    learnt: Vec<State>,
+    /// Nodes of successful verifications (their roots, reduced nodes, pen cores, and the nodes
+    /// their searches expanded): each has no realization, so neither has any node or position
+    /// that contains it (see [`learnt_covers`]).
+    learnt: Learnt,
+}
+
+impl Cache {
+    /// How much the cache knows: grows with every node it keeps, so that a failure is reused
+    /// only while nothing was learnt since (a failing verification learns too, from the reduced
+    /// nodes and pen cores it proved).
+    fn known(&self) -> usize {
+        self.proven_count + self.learnt.entries.len()
+    }
+}
+
+/// Nodes with no realization, indexed for matching by containment: each entry is filed under one
+/// of its units (its *key*), the one fewest entries held when it was filed, so that a query scans
+/// only the entries keyed by a unit it holds. Units every node shares (the walls of a pen, the
+/// frozen units) seldom key an entry; the units that move do, and most entries are skipped
+/// without a look.
+struct Learnt {
+    entries: Vec<State>,
+    /// Per unit (piece and square): the entries keyed by it.
+    keyed: ByRole<ByColor<[Vec<u32>; 64]>>,
+    /// Per unit: how many entries hold it.
+    held: ByRole<ByColor<[u32; 64]>>,
+}
+
+impl Default for Learnt {
+    fn default() -> Self {
+        Learnt {
+            entries: Vec::new(),
+            keyed: ByRole::new_with(|_| ByColor::new_with(|_| std::array::from_fn(|_| Vec::new()))),
+            held: ByRole::new_with(|_| ByColor::new_with(|_| [0; 64])),
+        }
+    }
+}
+
+impl Learnt {
+    /// Whether an entry is contained in `state` (see [`learnt_covers`]).
+    fn contained_in(&self, state: &State) -> bool {
+        let node = &state.node;
+        let board = &node.board;
+        board.occupied().into_iter().any(|sq| {
+            board.piece_at(sq).is_some_and(|piece| {
+                self.keyed[piece][usize::from(sq)].iter().any(|&i| {
+                    learnt_covers(
+                        &self.entries[i as usize],
+                        board,
+                        node.frozen,
+                        node.pending,
+                        &state.rem,
+                    )
+                })
+            })
+        })
+    }
+
+    /// Files `state` (a node with no realization) unless an entry already covers it or the index
+    /// is full.
+    fn insert(&mut self, state: &State) {
+        if self.entries.len() >= LEARNT_LIMIT || self.contained_in(state) {
+            return;
+        }
+        let board = &state.node.board;
+        let units = || {
+            board
+                .occupied()
+                .into_iter()
+                .filter_map(|sq| board.piece_at(sq).map(|piece| (piece, usize::from(sq))))
+        };
+        let Some((piece, sq)) = units().min_by_key(|&(piece, sq)| self.held[piece][sq]) else {
+            return;
+        };
+        for (piece, sq) in units() {
+            self.held[piece][sq] += 1;
+        }
+        self.keyed[piece][sq].push(self.entries.len() as u32);
+        self.entries.push(state.clone());
+    }
 }
 
 /// Whether every realization of a node with units `board`, frozen units `frozen`, pending unit
@@ -400,32 +477,30 @@ impl CageStore {
             .is_some_and(|seen| seen.iter().any(|r| covers(r, &state.rem)))
     }
 
-    /// Whether a learnt cage (see [`CageStore::learn`]) is contained in the node `state`. A
-    /// linear scan: asked of the roots of searches (claims and reduced nodes), not of every node.
+    /// Whether a learnt node (see [`CageStore::learn`]) is contained in the node `state`. Cheap
+    /// enough to ask at every node of a search: only the entries keyed by a unit of `state` are
+    /// looked at (see [`Learnt`]).
     pub(crate) fn proves_by_containment(&self, state: &State) -> bool {
-        let node = &state.node;
-        self.cache()
-            .learnt
-            .iter()
-            .any(|l| learnt_covers(l, &node.board, node.frozen, node.pending, &state.rem))
+        self.cache().learnt.contained_in(state)
     }
 
-    /// Keeps the root of a successful verification (a claim or a reduced node) for matching by
-    /// containment at the roots of later verifications (the claims of the automatic cage attempt
-    /// in a search among them).
+    /// Keeps a node with no realization (the root of a successful verification, a proven reduced
+    /// node or pen core) for matching by containment in later searches and at the roots of later
+    /// verifications (the claims of the automatic cage attempt in a search among them).
     pub(crate) fn learn(&self, root: &State) {
+        self.cache().learnt.insert(root);
+    }
+
+    /// [`CageStore::learn`] for every node of a successful search.
+    pub(crate) fn learn_all(&self, nodes: &HashMap<Node, Vec<ByColor<u8>>>) {
         let mut cache = self.cache();
-        let known = cache.learnt.iter().any(|l| {
-            learnt_covers(
-                l,
-                &root.node.board,
-                root.node.frozen,
-                root.node.pending,
-                &root.rem,
-            )
-        });
-        if !known && cache.learnt.len() < LEARNT_LIMIT {
-            cache.learnt.push(root.clone());
+        for (node, rems) in nodes {
+            for &rem in rems {
+                cache.learnt.insert(&State {
+                    node: node.clone(),
+                    rem,
+                });
+            }
         }
     }
 
@@ -443,9 +518,8 @@ impl CageStore {
 
     pub(crate) fn cached_result(&self, key: &(String, VerifyOptions)) -> Option<Verification> {
         let cache = self.cache();
-        let (v, cages, proven) = cache.results.get(key)?;
-        (v.verified() || (*cages == self.cages.len() && *proven == cache.proven_count))
-            .then(|| v.clone())
+        let (v, cages, known) = cache.results.get(key)?;
+        (v.verified() || (*cages == self.cages.len() && *known == cache.known())).then(|| v.clone())
     }
 
     pub(crate) fn cache_result(&self, key: (String, VerifyOptions), v: &Verification) {
@@ -453,10 +527,10 @@ impl CageStore {
         if cache.results.len() >= RESULT_LIMIT {
             cache.results.clear();
         }
-        let proven = cache.proven_count;
+        let known = cache.known();
         cache
             .results
-            .insert(key, (v.clone(), self.cages.len(), proven));
+            .insert(key, (v.clone(), self.cages.len(), known));
     }
 }
 

@@ -7,7 +7,7 @@ use retrace_testkit::{random_game, Game};
 use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Move, Position, Square};
 
 use super::format::{default_zone, INITIAL};
-use super::search::{all_home, Generator, Kind, Step};
+use super::search::{all_home, verify_flat, Generator, Kind, Node, State, Step};
 use super::*;
 
 /// Squares that a move of `m` by `color` empties or fills (for "never moved" bookkeeping).
@@ -344,4 +344,95 @@ fn steps_are_written_in_retro_notation() {
         ..step
     };
     assert_eq!(castle.to_string(), "0-0-0");
+}
+
+/// Every node a successful verification expanded has no realization, and neither has any node
+/// that contains it (its units on their squares, its frozen marks, its pending unit, no more
+/// captures): later searches close such nodes wherever they occur, not only at their roots.
+/// Keym's cage (r2-D-157's second hint cage), searched without reductions or pen cores, runs out
+/// of nodes: the wanderers (queen, bishops, rooks) multiply the nodes around the one thing that
+/// holds, the pen of the rook that castling would need. Once a verification has proven that pen
+/// (White's pawns, the black pawn on e2, king and rooks on e1, f1, h1, e1 and h1 never moved),
+/// the same search closes, although the pen is only ever a part of its nodes and is learnt, not
+/// stored. The near miss: without the never-moved marks the units walk home (the learnt pen,
+/// frozen, covers none of those nodes).
+#[test]
+fn nodes_proven_once_close_every_node_containing_them() {
+    let keym = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1").expect("claim");
+    let budget = 20_000;
+    assert_eq!(
+        verify_flat(&keym, &CageStore::new(), budget),
+        Err(Failure::NodeLimit(budget))
+    );
+    let store = CageStore::new();
+    let pen = Cage::parse_line("8/8/8/8/6P1/2PP1P2/1P2pPP1/4KR1R frozen=e1,h1").expect("claim");
+    assert!(verify(&pen, &store).verified());
+    assert!(store.is_empty());
+    assert_eq!(verify_flat(&keym, &store, budget), Ok(()));
+    let loose = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R").expect("claim");
+    assert!(matches!(
+        verify_flat(&loose, &store, budget),
+        Err(Failure::AllHome | Failure::BoardEmpty)
+    ));
+}
+
+/// A learnt node covers exactly the nodes every realization of which realizes it: its units on
+/// the same squares (same colours and roles), its frozen units frozen, its pending unit pending,
+/// and no larger capture allowance. Each condition broken alone keeps the node open.
+#[test]
+fn learnt_nodes_match_only_the_nodes_that_contain_them() {
+    let state = |fen: &str, frozen: &[Square], pending: Option<Square>, rem: (u8, u8)| State {
+        node: Node {
+            board: fen.parse::<Board>().expect("board"),
+            frozen: frozen.iter().copied().collect(),
+            pending,
+        },
+        rem: ByColor {
+            white: rem.0,
+            black: rem.1,
+        },
+    };
+    let store = CageStore::new();
+    store.learn(&state(
+        "8/8/8/8/8/8/5RP1/4KR1R",
+        &[Square::E1, Square::H1],
+        Some(Square::F1),
+        (3, 3),
+    ));
+    let crowd = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQKR1R";
+    let frozen = [Square::E1, Square::H1, Square::D1];
+    assert!(store.proves_by_containment(&state(crowd, &frozen, Some(Square::F1), (3, 2))));
+    let misses = [
+        // A white knight, not a rook, on f1.
+        state(
+            "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQKN1R",
+            &frozen,
+            Some(Square::F1),
+            (3, 2),
+        ),
+        // A black rook on f1.
+        state(
+            "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQKr1R",
+            &frozen,
+            Some(Square::F1),
+            (3, 2),
+        ),
+        // The pawn on g2 missing.
+        state(
+            "8/8/8/8/6P1/2PPkPPB/1PrRpR1r/2BQKR1R",
+            &frozen,
+            Some(Square::F1),
+            (3, 2),
+        ),
+        // The rook on h1 may have moved.
+        state(crowd, &[Square::E1], Some(Square::F1), (3, 2)),
+        // Another unit made the last move, or none is known to have made it.
+        state(crowd, &frozen, Some(Square::G2), (3, 2)),
+        state(crowd, &frozen, None, (3, 2)),
+        // Black may have made more captures.
+        state(crowd, &frozen, Some(Square::F1), (3, 4)),
+    ];
+    for miss in &misses {
+        assert!(!store.proves_by_containment(miss), "{miss:?}");
+    }
 }
