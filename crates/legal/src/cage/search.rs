@@ -1304,6 +1304,9 @@ impl<'s> Search<'s> {
         }
     }
 
+    // Long by design: one best-first loop whose queue, parent links and deferred nodes are
+    // shared by every step (root checks, budget and cancel, the node's own closures, each
+    // child); split, each step would take the whole loop state as arguments.
     /// Explores the search graph from `root`, best nodes first: by `priority` (breadth first:
     /// depth; otherwise the estimated distance to an escape, then depth). A node that would need
     /// expanding at the depth limit is put aside and fails the search only if nothing expanded
