@@ -108,7 +108,7 @@ fn darvall_is_found_and_the_cap_and_budget_hold() {
     assert!(!core.occupied().contains(Square::B8));
     // Far below the cap even for cores: nothing is tried.
     let tiny = AutoLimits {
-        max_units: 6,
+        max_units: 2,
         ..AutoLimits::default()
     };
     let search = find_cage(&p, &tiny, &CageStore::new());

@@ -14,7 +14,7 @@ use retrace_legal::CageStore;
 use retractor::{canon, corpus, of_type, parse, Judge, Problem};
 
 /// Problems decided without the hint cages (the automatic cage attempt on).
-const FLOOR: usize = 149;
+const FLOOR: usize = 150;
 /// Problems decided with the hint cages.
 const FLOOR_WITH_CAGES: usize = 150;
 

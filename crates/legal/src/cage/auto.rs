@@ -66,7 +66,7 @@ impl Default for AutoLimits {
 
 /// How many more units a peeled core may have than a cluster (see [`peel`]): a core is what is
 /// left of a larger crowd, so it may be larger than the clusters worth trying whole.
-const CORE_EXTRA_UNITS: usize = 4;
+const CORE_EXTRA_UNITS: usize = 8;
 
 /// A cluster of a position proven to be a cage by [`find_cage`].
 #[derive(Clone, Debug, PartialEq, Eq)]
