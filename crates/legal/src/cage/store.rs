@@ -486,13 +486,14 @@ impl CageStore {
     }
 
     /// A [`ReasonCode::Cage`] reason if `pos` contains a learnt node: a node that an earlier
-    /// verification in this process proved to have no realization (see [`CageStore::learn`]).
+    /// verification through this store proved to have no realization (every node of a successful
+    /// verification, and every proven reduced node or pen core).
     ///
     /// Sound for the same reason as a cage of the store: a game reaching `pos` realizes the claim
     /// of all of `pos`'s units (every unit on its square, the frozen marks `pos` holds on home
     /// squares, each side's captures bounded by the units the opponent is missing, and a unit
-    /// giving an unblockable check as the pending one: it made the last move, as in
-    /// [`super::auto`]'s claims), and so it would realize the learnt node that claim contains.
+    /// giving an unblockable check as the pending one: it made the last move, as in the claims
+    /// of [`super::find_cage`]), and so it would realize the learnt node that claim contains.
     /// Cheap: only the entries keyed by the units of `pos` are looked at.
     #[must_use]
     pub fn learnt_reason(&self, pos: &RetroPosition) -> Option<Reason> {
