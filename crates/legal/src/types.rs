@@ -277,6 +277,7 @@ mod tests {
             "crowded_home_pen",
             "closure",
             "captures_unaccounted",
+            "capture_unmatched",
         ];
         assert_eq!(codes, contract);
     }

@@ -118,7 +118,17 @@ fn side(known: &Known<'_>, victim: Color) -> Option<Witness> {
     if missing == 0 || missing > 15 {
         return None;
     }
-    let victims = victims(known, victim, missing)?;
+    // The captures left over in the cheapest account of the taker's pawns: if they are enough
+    // for every missing unit that is not free to have died anywhere, the matching cannot fail
+    // (short of regions no piece reaches, which the rule then leaves alone).
+    let room = if super::test_switch::ungated() {
+        0
+    } else {
+        (missing as usize)
+            .saturating_sub(usize::from(known.captures.get(taker).by_pawns))
+            .saturating_sub(known.promoted.get(taker).total as usize)
+    };
+    let victims = victims(known, victim, missing, room)?;
     let all = !known.statics.fixed;
     if victims.iter().all(|v| all.is_subset(v.region)) {
         return None;
@@ -152,8 +162,9 @@ fn side(known: &Known<'_>, victim: Color) -> Option<Witness> {
 }
 
 /// The missing units of `victim` with their regions, `missing` in all; `None` if the counts
-/// contradict (other rules say so).
-fn victims(known: &Known<'_>, victim: Color, missing: u32) -> Option<Vec<Victim>> {
+/// contradict (other rules say so), or if at most `room` of them can have a region smaller than
+/// the board (the gate of [`side`]).
+fn victims(known: &Known<'_>, victim: Color, missing: u32, room: usize) -> Option<Vec<Victim>> {
     let board = known.pos.board();
     let statics = known.statics;
     let open = !statics.fixed;
@@ -166,20 +177,33 @@ fn victims(known: &Known<'_>, victim: Color, missing: u32) -> Option<Vec<Victim>
         (Role::Bishop, Bitboard::DARK_SQUARES),
     ];
     let promotes = can_promote(known, victim);
+    // The kinds with originals gone: the homes not known to hold theirs, the units that can be
+    // originals, and how many originals are gone at least.
+    let mut gone_kinds = Vec::with_capacity(kinds.len());
+    let mut bounded = if promotes {
+        0
+    } else {
+        8usize.saturating_sub(board.by_piece(victim.pawn()).count())
+    };
     for (role, colour) in kinds {
         let units = board.by_piece(role.of(victim)) & colour;
         let home = homes(victim, role) & colour & !statics.never_moved;
-        let originals = (units & !statics.promoted & !statics.never_moved).count();
+        let candidates = units & !statics.promoted & !statics.never_moved;
         if !promotes && units.count() > (homes(victim, role) & colour).count() {
             return None;
         }
-        let gone = home.count().saturating_sub(originals);
-        if gone == 0 {
-            continue;
+        let gone = home.count().saturating_sub(candidates.count());
+        if gone > 0 {
+            bounded += home.count();
+            gone_kinds.push((role, home, candidates, gone));
         }
+    }
+    if bounded <= room {
+        return None;
+    }
+    for (role, home, candidates, gone) in gone_kinds {
         let region = |h: Square| region_cut(role, h, open, Bitboard::EMPTY, 64, &statics.timed);
         // A home whose region holds no unit of the kind that can be an original lost its original.
-        let candidates = units & !statics.promoted & !statics.never_moved;
         let mut others = Bitboard::EMPTY;
         let mut union = Bitboard::EMPTY;
         let mut sure = 0;
