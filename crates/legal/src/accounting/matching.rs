@@ -579,3 +579,39 @@ fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
                 .fold(Bitboard::EMPTY, |acc, v| acc | v.homes),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hall_witness_names_units_with_too_few_slots() {
+        // Three units, three slots: units 0 and 2 can only take slot 1.
+        assert_eq!(
+            hall_witness(&[0b010, 0b111, 0b010], 3),
+            Some((0b101, 0b010))
+        );
+        // If no unit takes slot 2, three units share two slots; if unit 1 can, unit 2 takes slot 0
+        // once unit 1 moves on to slot 2 along an augmenting path.
+        assert_eq!(
+            hall_witness(&[0b010, 0b011, 0b011], 3),
+            Some((0b111, 0b011))
+        );
+        assert_eq!(hall_witness(&[0b010, 0b111, 0b011], 3), None);
+        // A unit with no slot at all is its own witness.
+        assert_eq!(hall_witness(&[0b1, 0b0], 2), Some((0b10, 0)));
+    }
+
+    #[test]
+    fn crossings_land_between_the_ranks_the_advance_allows() {
+        let mut land = [Bitboard::EMPTY; 7];
+        // A white pawn from the b-file on d5: c3 or c4, then d4 or d5.
+        add_crossings(Color::White, 1, Square::D5, 2, &mut land);
+        assert_eq!(land[0], Bitboard::from_square(Square::C3) | Square::C4);
+        assert_eq!(land[1], Bitboard::from_square(Square::D4) | Square::D5);
+        // A black pawn from the h-file on g6 captured on g6 only.
+        let mut land = [Bitboard::EMPTY; 7];
+        add_crossings(Color::Black, 7, Square::G6, 1, &mut land);
+        assert_eq!(land[0], Bitboard::from_square(Square::G6));
+    }
+}
