@@ -172,11 +172,12 @@ impl Pruner for LegalPruner<'_> {
 
     fn deep_reason(&self, pos: &RetroPosition) -> Option<Reason> {
         let limits = self.finding.as_ref()?;
-        // A node some earlier proof learnt, anywhere in the position (the clusters the cage
-        // attempt tries may cut it apart), before any new search.
-        self.cages
-            .learnt_reason(pos)
-            .or_else(|| find_cage(pos, limits, self.cages).found.map(|f| f.reason()))
+        // Then a node some earlier proof learnt, anywhere in the position (the clusters the cage
+        // attempt tries may cut it apart): a cage found names its units better.
+        find_cage(pos, limits, self.cages)
+            .found
+            .map(|f| f.reason())
+            .or_else(|| self.cages.learnt_reason(pos))
     }
 
     fn closure_reason(
