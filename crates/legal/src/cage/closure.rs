@@ -64,7 +64,8 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color};
 
 use super::auto::{claim, peel, retreat, Peeled};
-use super::format::MAX_DEPTH;
+use super::exact::exact_prefix;
+use super::format::{Cage, MAX_DEPTH};
 use super::search::{verify_deepest, VerifyOptions};
 use super::store::CageStore;
 use crate::{
@@ -90,6 +91,9 @@ pub struct Closed {
     /// The longest line of retractions before every line had died or repeated (`None` when the
     /// proof came from the store's cache).
     pub plies: Option<u32>,
+    /// Whether the proof is the exact prefix's ([`super::exact`]): every check counted, the
+    /// sides alternating, until each line's first uncapture.
+    pub exact: bool,
 }
 
 impl Closed {
@@ -117,9 +121,15 @@ impl Closed {
                  earlier proof showed (uncaptures included), so no game reaches this one"
             )
         } else {
+            let how = if self.exact {
+                ", the sides alternating and every check counted up to each line's first \
+                 uncapture"
+            } else {
+                ""
+            };
             format!(
                 "no history: every line of retractions{of} repeats a position or dies{within} ({} \
-                 position{}, uncaptures included), so no game reaches this one",
+                 position{}, uncaptures included{how}), so no game reaches this one",
                 self.nodes,
                 plural(self.nodes)
             )
@@ -159,6 +169,10 @@ fn too_large(board: &shakmaty::Board, units: Bitboard, max_nodes: u64) -> bool {
 /// Tries to prove `pos` illegal by closure (see the module documentation), expanding at most
 /// `max_nodes` nodes, closing branches on the cages of `store` and leaving what it proves there;
 /// stops soon after `cancel` is set.
+///
+/// The relaxed verification of the claim comes first; when its claim is the whole position and
+/// it fails, the [`super::exact`] prefix gets the nodes left (it counts line checks and makes the
+/// sides alternate until the first uncapture, and learns nothing into `store`).
 #[must_use]
 pub fn closure(
     pos: &RetroPosition,
@@ -166,43 +180,91 @@ pub fn closure(
     max_nodes: u64,
     cancel: Option<&AtomicBool>,
 ) -> ClosureSearch {
-    let none = ClosureSearch {
-        closed: None,
-        nodes: 0,
-    };
-    if max_nodes == 0 {
-        return none;
+    let (relaxed, whole_tried) = relaxed(pos, store, max_nodes, cancel);
+    if relaxed.closed.is_some() || !whole_tried {
+        return relaxed;
     }
-    let all = pos.board().occupied();
-    let units = match peel(pos.board(), all) {
-        Peeled::Dissolved => return none,
-        Peeled::Whole => all,
-        Peeled::Cores(cores) => cores.into_iter().fold(Bitboard::EMPTY, |all, c| all | c),
-    };
-    if too_large(pos.board(), units, max_nodes) {
-        return none;
+    let exact = exact_prefix(pos, store, max_nodes.saturating_sub(relaxed.nodes), cancel);
+    let nodes = relaxed.nodes + exact.nodes;
+    ClosureSearch {
+        closed: exact.proven.then_some(Closed {
+            units: pos.board().occupied(),
+            whole: true,
+            nodes,
+            plies: Some(exact.plies),
+            exact: true,
+        }),
+        nodes,
     }
-    let Some(mut cage) = claim(pos, units) else {
-        return none;
-    };
+}
+
+/// [`closure`] without the exact prefix: the cage verifier's relaxed semantics alone. For
+/// comparison (what the exact prefix adds, in tests and benchmarks).
+#[must_use]
+pub fn relaxed_closure(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> ClosureSearch {
+    relaxed(pos, store, max_nodes, cancel).0
+}
+
+/// The claim of the closure of `units` of `pos`: [`claim`], with no captures for a side whose
+/// uncaptures the position forbids, and the largest depth.
+pub(super) fn whole_claim(pos: &RetroPosition, units: Bitboard) -> Option<Cage> {
+    let mut cage = claim(pos, units)?;
     for color in Color::ALL {
         if !pos.uncaptures_allowed(color) {
             *cage.captures.get_mut(color) = Some(0);
         }
     }
     cage.depth = MAX_DEPTH;
+    Some(cage)
+}
+
+/// The closure by the cage verifier alone (relaxed semantics, see the module documentation),
+/// and whether its claim was the whole position and was searched (not skipped as dissolving or
+/// too large).
+pub(super) fn relaxed(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> (ClosureSearch, bool) {
+    let none = ClosureSearch {
+        closed: None,
+        nodes: 0,
+    };
+    if max_nodes == 0 {
+        return (none, false);
+    }
+    let all = pos.board().occupied();
+    let units = match peel(pos.board(), all) {
+        Peeled::Dissolved => return (none, false),
+        Peeled::Whole => all,
+        Peeled::Cores(cores) => cores.into_iter().fold(Bitboard::EMPTY, |all, c| all | c),
+    };
+    if too_large(pos.board(), units, max_nodes) {
+        return (none, false);
+    }
+    let Some(cage) = whole_claim(pos, units) else {
+        return (none, false);
+    };
     let options = VerifyOptions {
         max_nodes,
         hwa_only: false,
     };
     let (verification, plies) = verify_deepest(&cage, store, &options, cancel);
-    ClosureSearch {
+    let search = ClosureSearch {
         closed: verification.verified().then_some(Closed {
             units,
             whole: units == all,
             nodes: verification.nodes,
             plies,
+            exact: false,
         }),
         nodes: verification.nodes,
-    }
+    };
+    (search, units == all)
 }
