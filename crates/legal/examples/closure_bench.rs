@@ -35,7 +35,9 @@ fn run(positions: &[(String, RetroPosition)], exact: bool) -> Figures {
         figures.nodes += found.nodes;
         if let Some(closed) = found.closed {
             if closed.exact {
-                figures.proven.push(format!("{label} {}", pos.fen()));
+                figures
+                    .proven
+                    .push(format!("{label} {} {:?}", pos.fen(), closed.plies));
             }
         }
     }

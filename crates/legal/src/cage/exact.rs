@@ -28,7 +28,8 @@
 //! - or it was proven earlier in this search (see below).
 //!
 //! Otherwise it is expanded. The search fails (proves nothing) as soon as a child is the initial
-//! array, a handoff (d) fails, the budget runs out or the caller cancels. A node with no
+//! array, a handoff (d) fails, a child would need expanding beyond the depth limit, the budget
+//! runs out or the caller cancels. A node with no
 //! retraction at all has no children and is closed. Nothing it proves goes into the store: an
 //! exactly proven position is no cage (an extension may add the blocker whose absence it used),
 //! so only the relaxed handoffs, proven by the verifier, are learnt (by the verifier itself).
@@ -80,10 +81,14 @@
 //!
 //! # Cost
 //! The exact search branches more than the relaxed one (every victim of an uncapture is its own
-//! child) and cannot see a unit walk away, so it is only tried on a whole claim the relaxed
-//! verifier searched and failed on (see [`super::closure`]), with the nodes the verifier left.
-//! Each child looked at counts as a node (its analysis is most of the cost); a handoff counts
-//! the verifier's nodes.
+//! child) and cannot see a unit walk away, so it is only tried where the relaxed verifier
+//! searched a claim and failed (see [`super::closure`]), with the nodes the verifier left, and a
+//! child deeper than the depth limit fails it at once (the closure gives a peeled claim the limit
+//! 0: every last move of the position itself must close). Each child looked at counts as a node
+//! (its analysis is most of the cost); a handoff counts the verifier's nodes. What it gains even
+//! at depth 0: the position's own side retracts first (the relaxed root lets either side), and
+//! every last move is refuted however many there are (the analysis looks one retraction back only
+//! when there are few), each uncapture by the relaxed verifier if need be.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -133,8 +138,11 @@ struct Search<'s> {
     store: &'s CageStore,
     cancel: Option<&'s AtomicBool>,
     max_nodes: u64,
+    /// Children deeper than this many plies fail the search instead of being expanded.
+    max_plies: u32,
     nodes: u64,
-    analyzer: Analyzer,
+    /// The static analysis of rule (a) (`None` only in tests of the other rules).
+    analyzer: Option<Analyzer>,
     /// The positions on the line being searched, with their depths.
     line: HashMap<RetroPosition, u32>,
     /// Positions proven to have no realization (see the module documentation).
@@ -150,23 +158,39 @@ pub(super) fn exact_prefix(
     pos: &RetroPosition,
     store: &CageStore,
     max_nodes: u64,
+    max_plies: u32,
     cancel: Option<&AtomicBool>,
 ) -> Exact {
-    let mut search = Search {
-        store,
-        cancel,
-        max_nodes,
-        nodes: 0,
-        analyzer: Analyzer::new(),
-        line: HashMap::default(),
-        proven: HashSet::default(),
-        plies: 0,
-    };
-    let proven = search.run(pos);
-    Exact {
-        proven,
-        nodes: search.nodes,
-        plies: search.plies,
+    Search::new(store, max_nodes, max_plies, cancel).exact(pos)
+}
+
+impl<'s> Search<'s> {
+    fn new(
+        store: &'s CageStore,
+        max_nodes: u64,
+        max_plies: u32,
+        cancel: Option<&'s AtomicBool>,
+    ) -> Search<'s> {
+        Search {
+            store,
+            cancel,
+            max_nodes,
+            max_plies,
+            nodes: 0,
+            analyzer: Some(Analyzer::new()),
+            line: HashMap::default(),
+            proven: HashSet::default(),
+            plies: 0,
+        }
+    }
+
+    fn exact(mut self, pos: &RetroPosition) -> Exact {
+        let proven = self.run(pos);
+        Exact {
+            proven,
+            nodes: self.nodes,
+            plies: self.plies,
+        }
     }
 }
 
@@ -238,6 +262,8 @@ impl Search<'_> {
             }
             match self.look(&child) {
                 Child::Closed(at) => frame.reaches = frame.reaches.min(at),
+                // A child that would need expanding beyond the depth limit fails the search.
+                Child::Open if depth >= self.max_plies => return None,
                 Child::Open => frame.open.push(child),
                 Child::Fails => return None,
             }
@@ -269,7 +295,10 @@ impl Search<'_> {
             return Child::Fails;
         }
         if self.proven.contains(child)
-            || self.analyzer.is_illegal_here(child)
+            || self
+                .analyzer
+                .as_mut()
+                .is_some_and(|a| a.is_illegal_here(child))
             || store_proves(self.store, child)
         {
             return Child::Closed(u32::MAX);
@@ -295,4 +324,63 @@ fn store_proves(store: &CageStore, pos: &RetroPosition) -> bool {
     let mut gen = Generator::new(cage.zone | cage.board.occupied(), false);
     gen.root(&cage)
         .is_none_or(|root| store.proves(&root, true) || store.proves_by_containment(&root))
+}
+
+#[cfg(test)]
+mod tests {
+    use retrace_testkit::pos;
+    use shakmaty::Color;
+
+    use super::*;
+
+    /// `fen` without uncaptures for either side: the exact search then never hands off.
+    fn sealed(fen: &str) -> RetroPosition {
+        let mut p = pos(fen);
+        for color in Color::ALL {
+            p.set_uncaptures_allowed(color, false);
+        }
+        p
+    }
+
+    /// Each king shuffles between two corner squares behind its pawns and bishop.
+    const SEALED: &str = "5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1";
+
+    /// The search with rules (b) to (d) only: the analysis would find these walls unreachable.
+    fn without_analysis(pos: &RetroPosition, max_nodes: u64, max_plies: u32) -> Exact {
+        let store = CageStore::new();
+        let mut search = Search::new(&store, max_nodes, max_plies, None);
+        search.analyzer = None;
+        search.exact(pos)
+    }
+
+    #[test]
+    fn a_shuffle_closes_by_repetition_on_the_line() {
+        let exact = without_analysis(&sealed(SEALED), 1_000, u32::MAX);
+        assert!(exact.proven, "{exact:?}");
+        // The sides alternate, so a position comes back only after both kings moved twice: the
+        // longest line expanded has at least 3 plies, and the 4th repeats.
+        assert!(exact.plies >= 3, "{exact:?}");
+        // Too shallow, or too small a budget, proves nothing.
+        for (nodes, plies) in [(1_000, 2), (3, u32::MAX)] {
+            let cut = without_analysis(&sealed(SEALED), nodes, plies);
+            assert!(!cut.proven, "{cut:?}");
+        }
+    }
+
+    #[test]
+    fn a_king_that_gets_out_is_not_closed() {
+        // The g-pawns gone: each king leaves its corner through the g-file.
+        let open = sealed("5b1k/4pp1p/8/8/8/8/4PP1P/5B1K w - - 0 1");
+        let exact = without_analysis(&open, 5_000, u32::MAX);
+        assert!(!exact.proven, "{exact:?}");
+        let exact = exact_prefix(&open, &CageStore::new(), 5_000, u32::MAX, None);
+        assert!(!exact.proven, "{exact:?}");
+    }
+
+    #[test]
+    fn the_initial_array_fails_at_once() {
+        let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let exact = exact_prefix(&start, &CageStore::new(), 1_000, u32::MAX, None);
+        assert_eq!((exact.proven, exact.nodes), (false, 0));
+    }
 }
