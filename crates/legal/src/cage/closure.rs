@@ -100,7 +100,7 @@ pub struct Closed {
     /// The longest line of retractions before every line had died or repeated (`None` when the
     /// proof came from the store's cache).
     pub plies: Option<u32>,
-    /// Whether the proof is the exact prefix's ([`super::exact`]): every check counted, the
+    /// Whether the proof is the exact prefix's (`cage/exact.rs`): every check counted, the
     /// sides alternating, until each line's first uncapture.
     pub exact: bool,
 }
@@ -188,10 +188,10 @@ const PEELED_PLIES: u32 = 0;
 /// `max_nodes` nodes, closing branches on the cages of `store` and leaving what it proves there;
 /// stops soon after `cancel` is set.
 ///
-/// The relaxed verification of the claim comes first; when it fails, the [`super::exact`]
-/// prefix gets the nodes left (the real retractions from the position itself, its side to
-/// retract first and every check counted, until each line's first uncapture; it learns nothing
-/// into `store`), to [`PEELED_PLIES`] when the claim was peeled.
+/// The relaxed verification of the claim comes first; when it fails, the exact prefix of
+/// `cage/exact.rs` gets the nodes left (the real retractions from the position itself, its side
+/// to retract first and every check counted, until each line's first uncapture; it learns
+/// nothing into `store`), to depth 0 when the claim was peeled (some units can walk away).
 #[must_use]
 pub fn closure(
     pos: &RetroPosition,
