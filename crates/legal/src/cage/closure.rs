@@ -101,7 +101,8 @@ pub struct Closed {
     /// proof came from the store's cache).
     pub plies: Option<u32>,
     /// Whether the proof is the exact prefix's (`cage/exact.rs`): every check counted, the
-    /// sides alternating, until each line's first uncapture.
+    /// sides alternating, until each line's first uncapture. It tracks every unit of the
+    /// position, so `units` is all of them and `whole` is true.
     pub exact: bool,
 }
 

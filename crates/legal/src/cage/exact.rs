@@ -97,7 +97,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::closure::{relaxed, whole_claim};
 use super::format::INITIAL;
-use super::search::{Generator, CANCEL_POLL};
+use super::search::Generator;
 use super::store::CageStore;
 use crate::Analyzer;
 
@@ -306,9 +306,10 @@ impl Search<'_> {
         Child::Open
     }
 
+    /// Whether the caller asked to stop (looked at for every child: a handoff may add any number
+    /// of nodes at once, so a count would miss its turn).
     fn cancelled(&self) -> bool {
-        self.nodes.is_multiple_of(CANCEL_POLL)
-            && self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
     }
 }
 
