@@ -29,10 +29,10 @@
 //!
 //! Otherwise it is expanded. The search fails (proves nothing) as soon as a child is the initial
 //! array, a handoff (d) fails, a child would need expanding beyond the depth limit, the budget
-//! runs out or the caller cancels. A node with no
-//! retraction at all has no children and is closed. Nothing it proves goes into the store: an
-//! exactly proven position is no cage (an extension may add the blocker whose absence it used),
-//! so only the relaxed handoffs, proven by the verifier, are learnt (by the verifier itself).
+//! runs out or the caller cancels. A node with no retraction at all has no children and is
+//! closed. Nothing it proves goes into the store: an exactly proven position is no cage (an
+//! extension may add the blocker whose absence it used), so only the relaxed handoffs, proven by
+//! the verifier, are learnt (by the verifier itself).
 //!
 //! # Why a success proves the position illegal (hand proof)
 //! Say a game `G` *realizes* a retro position `Q` if it is a legal game from the initial array
