@@ -184,6 +184,60 @@ fn the_exact_prefix_leaves_the_near_miss_alone() {
     );
 }
 
+/// A black king that can only have come through a check along an open line (built for the exact
+/// prefix). Illegal: Black's last move was made by its king (its only unit), from g1, g3 or f3
+/// (f1, h1, f2, h2 and h3 are White's), capturing on g2 or not. On g1 it would have stood in
+/// check from the rook h1 next to it, which cannot have just given it (h2 is White's pawn, g1
+/// the king's square), and on g3 in check from the pawns f2 and h2 at once. On f3 it would have
+/// stood in check from the bishop d1 through e2, a check Hwa's rules do not count (a unit may
+/// stand on e2 in an extension). White's move before must have given it: not by the bishop, which
+/// can only have come along the line (checking already, with White to move) or from c2, where
+/// White's pawn never moved; not by a unit leaving e2, since none of White's units can have been
+/// there (a knight on f1 or g2 cannot have come from e2, and a unit on g2 only through f2); not by
+/// a unit taken on g2 either, which would check f3 itself (queen, bishop, pawn) beside the
+/// bishop, a double check that no move to g2 uncovers, or not at all (knight, rook).
+const THROUGH_A_LINE_CHECK: &str = "K7/8/8/8/8/7P/2P2PkP/3B1N1R w - -";
+
+/// The near miss: without the pawn c2, White's Bc2-d1+ gave the check, and Black's last move was
+/// Kf3-g2. Legal.
+const LINE_CHECK_GIVEN: &str = "K7/8/8/8/8/7P/5PkP/3B1N1R w - -";
+
+#[test]
+fn the_exact_prefix_counts_a_check_along_an_open_line() {
+    let p = pos(THROUGH_A_LINE_CHECK);
+    assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);
+    assert_eq!(
+        relaxed_closure(&p, &CageStore::new(), CHECK_CLOSURE_NODES, None).closed,
+        None
+    );
+    let closed = closure(&p, &CageStore::new(), CHECK_CLOSURE_NODES, None)
+        .closed
+        .expect("every last move of the black king is refuted");
+    assert!(closed.exact, "{closed:?}");
+    // The king's step from f3 dies only by the bishop's check along d1-e2-f3.
+    assert_eq!(analyze(&before(&p, "Kf3-g2")).verdict(), Verdict::Illegal);
+
+    let near = pos(LINE_CHECK_GIVEN);
+    assert_eq!(
+        closure(&near, &CageStore::new(), 4 * CHECK_CLOSURE_NODES, None).closed,
+        None
+    );
+    assert_eq!(
+        analyze(&before(&near, "Kf3-g2")).verdict(),
+        Verdict::NoContradiction
+    );
+}
+
+/// The position before the last move `last` of `p` (one of its retractions).
+fn before(p: &RetroPosition, last: &str) -> RetroPosition {
+    let r = p
+        .retractions()
+        .into_iter()
+        .find(|&r| p.notation(r) == last)
+        .unwrap_or_else(|| panic!("{last} is no retraction of {}", p.fen()));
+    p.retract(r)
+}
+
 #[test]
 fn a_position_whose_units_all_walk_away_is_not_tried() {
     let p = pos("4k3/8/8/3q4/8/2N5/8/4K3 w - -");
