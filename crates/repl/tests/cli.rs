@@ -240,17 +240,25 @@ fn check_finds_a_cage_without_a_claim() {
 
 /// After Ka2xNa1 (a last move the Brandis corner rules out): the analysis alone finds nothing
 /// (too many retractions for its look back), but every black retraction leads to an illegal
-/// position, so `--prove` proves it illegal.
+/// position, which the closure's exact prefix sees (it looks at all 18).
 const BRANDIS_AFTER_KA2XNA1: &str = "8/8/8/8/8/1P6/KPkPP3/nR1b4 w - -";
+
+/// Black retracting in a published problem (Mortimer; White retracts in it): every line dies
+/// within one ply, one ply too deep for `check`'s closure, so only `--prove` proves it illegal.
+const DIES_WITHIN_ONE_PLY: &str = "k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -";
 
 #[test]
 fn check_prove_finds_a_history_or_proves_there_is_none() {
     let plain = json(&retrace(&["check", BRANDIS_AFTER_KA2XNA1, "--json"], ""));
+    assert_eq!(plain["verdict"], "illegal");
+    assert_eq!(plain["reasons"][0]["code"], "closure", "{plain}");
+
+    let plain = json(&retrace(&["check", DIES_WITHIN_ONE_PLY, "--json"], ""));
     assert_eq!(plain["verdict"], "no_contradiction");
     assert!(plain.get("retraction").is_none(), "only with --prove");
 
     let out = retrace(
-        &["check", BRANDIS_AFTER_KA2XNA1, "--prove", "4", "--json"],
+        &["check", DIES_WITHIN_ONE_PLY, "--prove", "4", "--json"],
         "",
     );
     assert!(out.status.success());
@@ -262,12 +270,12 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     assert_eq!(r["complete"], true);
     assert!(r["history"].is_null());
     let tries = r["tries"].as_array().expect("tries");
-    // Every black king retraction onto c2, plain or uncapturing any white unit.
-    assert_eq!(tries.len(), 18, "{tries:?}");
+    // h6-h5, h7-h5, the five uncaptures of g6xh5 and f7-f6.
+    assert_eq!(tries.len(), 8, "{tries:?}");
     assert!(tries
         .iter()
-        .all(|t| t["survived"] == 0 && t["repeats"] == false));
-    assert_eq!(r["longest"]["plies"], 0);
+        .all(|t| t["survived"].as_u64().is_some_and(|s| s <= 1) && t["repeats"] == false));
+    assert_eq!(r["longest"]["plies"], 1);
 
     // The real position: a history exists, and it starts with the only possible last move.
     let v = json(&retrace(&["check", BRANDIS, "--prove", "4", "--json"], ""));

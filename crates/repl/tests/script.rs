@@ -313,7 +313,7 @@ fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
         &[],
         &format!(
             "{BRANDIS}prove 3\nstep 1\nhistory\nprove 0\n\
-             fen 8/8/8/8/8/1P6/KPkPP3/nR1b4 w - -\nprove 2\n"
+             fen k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -\nprove 2\n"
         ),
     );
     let text = stdout(&out);
@@ -329,11 +329,11 @@ fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
     );
     assert!(stderr(&out).contains("usage: prove N"), "{}", stderr(&out));
     assert!(
-        text.contains("no history is 2 plies deep: every last move leads to an illegal position"),
+        text.contains("no history is 2 plies deep: every line dies within 1 ply"),
         "{text}"
     );
     assert!(
-        text.contains("into an illegal position at once: Kc1-c2"),
+        text.contains("into an illegal position at once: h7-h5"),
         "{text}"
     );
 }

@@ -28,6 +28,7 @@
 
 mod auto;
 mod closure;
+mod exact;
 mod format;
 mod search;
 mod store;
@@ -35,7 +36,7 @@ mod store;
 mod tests;
 
 pub use auto::{analyze_thoroughly, clusters, find_cage, AutoLimits, CageSearch, FoundCage};
-pub use closure::{closure, Closed, ClosureSearch, CHECK_CLOSURE_NODES};
+pub use closure::{closure, relaxed_closure, Closed, ClosureSearch, CHECK_CLOSURE_NODES};
 pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
 pub use search::{
     verify, verify_cancellable, verify_with, Escape, Failure, Verification, VerifyOptions,

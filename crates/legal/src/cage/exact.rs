@@ -1,0 +1,387 @@
+//! The exact prefix of a whole-position closure: the real retractions of the real position, every
+//! check counted, until each line's first uncapture (issue 10, "cages held only by blockable
+//! checks").
+//!
+//! The cage verifier ([`super::search`]) works in Hwa's relaxed semantics: units outside the claim
+//! and the victims of uncaptures are untracked, so both sides retract freely (a side retracting
+//! twice stands for an untracked move in between) and only unblockable checks count (an untracked
+//! unit may block a line). When the claim is the *whole* position, nothing is untracked until a
+//! line's first uncapture: going back from the position, untracked units only appear as victims.
+//! Until then the relaxed search gives away what it cannot know but the position tells: the sides
+//! alternate, a king retracted into a check along an open line is in check (no blocker exists),
+//! castling and en passant are exactly those of the position. [`exact_prefix`] searches that part
+//! with the ordinary retraction generator of `retrace-unmove` ([`RetroPosition::retractions`]) and
+//! hands every line to the relaxed verifier at its first uncapture, where the victim stands in the
+//! child position as a real unit and is tracked like the others.
+//!
+//! # The search
+//! Depth first from the position, within a budget of positions. A child of a node closes its line
+//! when:
+//! - (a) the static analysis proves it illegal ([`crate::Analyzer`]'s rules on the position
+//!   itself; this search is its own lookahead);
+//! - (b) it equals a position on the line from the root to it (the same [`RetroPosition`]: board,
+//!   side to move, frozen units, forced double step, promoted marks, forbidden uncaptures);
+//! - (c) a cage of the store, or a node the store learnt (by containment), is in it, or it breaks
+//!   the verifier's node rules;
+//! - (d) it was reached by an uncapture, and the relaxed closure ([`super::closure`]'s verifier, on
+//!   the child as a whole claim) proves it within the nodes left;
+//! - or it was proven earlier in this search (see below).
+//!
+//! Otherwise it is expanded. The search fails (proves nothing) as soon as a child is the initial
+//! array, a handoff (d) fails, a child would need expanding beyond the depth limit, the budget
+//! runs out or the caller cancels. A node with no retraction at all has no children and is
+//! closed. Nothing it proves goes into the store: an exactly proven position is no cage (an
+//! extension may add the blocker whose absence it used), so only the relaxed handoffs, proven by
+//! the verifier, are learnt (by the verifier itself).
+//!
+//! # Why a success proves the position illegal (hand proof)
+//! Say a game `G` *realizes* a retro position `Q` if it is a legal game from the initial array
+//! ending in `Q`'s board with `Q`'s side to move, in which `Q`'s frozen units never moved, whose
+//! last move is `Q`'s forced double step if it has one, in which a side whose uncaptures `Q`
+//! forbids captured nothing, and in which `Q`'s promoted marks name promoted units. The crates
+//! below give three facts: the generator is complete (the last move of a realization of `Q` is
+//! one of `Q.retractions()`, and the game without it realizes the child), the static analysis is
+//! sound (a position it calls illegal has no realization), and so are the relaxed closure and the
+//! store's cages and learnt nodes (`closure.rs`, `search.rs`: the whole claim of a position holds
+//! its units, frozen marks and capture counts, so every realization of the position realizes the
+//! claim's root).
+//!
+//! *A shortest realization never passes twice through one retro position.* Let `G` realize `Q`,
+//! and walk it backwards: `X0 = Q`, `X(k+1)` the child of `Xk` by the retraction of `G`'s move
+//! into `Xk`, so that the first `n - k` moves of `G` realize `Xk`. Suppose `Xi = Xj` with `i < j`.
+//! Then `G'`, the first `n - j` moves of `G` (which realize `Xj`) followed by the last `i` moves of
+//! `G`, is legal and realizes `Q`, and is shorter. Each of those last moves is played on the same
+//! board with the same side to move, so only castling and en passant could differ, and neither
+//! does: a castling among them was retracted before `Xi` was reached, so its king and rook are
+//! frozen in `Xi` (a retraction adds frozen marks and never moves a frozen unit), hence never moved
+//! in the prefix realizing `Xj = Xi`, nor in the moves after `Xi` up to the castling; an en passant
+//! capture as the first of them means `Xi`, reached by its retraction, has a forced double step, so
+//! the prefix ends with that double step (a later one follows its double step within the same
+//! moves). `G'` keeps `Q`'s facts: `Q`'s frozen marks and forbidden uncaptures are kept by every
+//! retraction, so they hold in `Xj` and thus in the prefix, and in the moves after it as in `G`;
+//! the last move and the promoted units after `Xi` are `G`'s (if `i = 0`, `G'` is the prefix,
+//! which realizes `Xj = Q`).
+//!
+//! *Every node the search marks proven has no realization.* A node `N` at depth `d` is marked
+//! proven when every child of every node below it closed, and every repetition (b) below it went
+//! back to a node at depth `d` or more (on the line from `N`). Suppose `N` had a realization, and
+//! take a shortest one, `G`, with `X0 = N, X1, ...` as above (all distinct). None of them is the
+//! initial array before the last (a search that met it failed), `X1` is a child of `N`, and as
+//! long as `Xk` was expanded below `N`, `X(k+1)` is one of its children: expanded in turn (at its
+//! turn, with `X0 .. Xk` the line above it), or closed. It cannot have closed by (a), (c) or (d),
+//! nor by matching a node marked proven earlier (by induction on the order of marking), since it
+//! has a realization; nor by (b), which would make it equal to some `Xi` with `i <= k`. And the
+//! walk cannot go on forever below `N`: `G` is finite, and its last position, the initial array,
+//! fails the search. So `N` has no realization. The root, at depth 0, is marked proven exactly
+//! when the search succeeds: the position is illegal.
+//!
+//! A repetition that goes back above a node does not make that node proven, only its ancestor:
+//! the node's own shortest realization may pass through the ancestor, so the cut there is no
+//! contradiction for it. Hence the depth bookkeeping ([`Frame::reaches`]).
+//!
+//! # Cost
+//! The exact search branches more than the relaxed one (every victim of an uncapture is its own
+//! child) and cannot see a unit walk away, so it is only tried where the relaxed verifier
+//! searched a claim and failed (see [`super::closure`]), with the nodes the verifier left, and a
+//! child deeper than the depth limit fails it at once (the closure gives a peeled claim the limit
+//! 0: every last move of the position itself must close). Each child looked at counts as a node
+//! (its analysis is most of the cost); a handoff counts the verifier's nodes. What it gains even
+//! at depth 0: the position's own side retracts first (the relaxed root lets either side), and
+//! every last move is refuted however many there are (the analysis looks one retraction back only
+//! when there are few), each uncapture by the relaxed verifier if need be.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use retrace_unmove::RetroPosition;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use super::closure::{relaxed, whole_claim};
+use super::format::INITIAL;
+use super::search::Generator;
+use super::store::CageStore;
+use crate::Analyzer;
+
+/// What [`exact_prefix`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Exact {
+    /// Whether every line closed: the position is illegal.
+    pub(super) proven: bool,
+    /// Positions looked at, and the nodes of the relaxed handoffs.
+    pub(super) nodes: u64,
+    /// The deepest line expanded, in plies.
+    pub(super) plies: u32,
+}
+
+/// A node being expanded: its children still to expand, and how far up its repetitions reach.
+struct Frame {
+    pos: RetroPosition,
+    depth: u32,
+    /// Children not closed at once, expanded one after the other.
+    open: Vec<RetroPosition>,
+    /// The least depth of a node on the line that a repetition in this node's subtree went back
+    /// to (`u32::MAX`: none). The node is proven on its own when this is not above it.
+    reaches: u32,
+}
+
+/// How a child of a node ended.
+enum Child {
+    /// Its line is closed, by a repetition of the node at this depth (`u32::MAX`: by anything else).
+    Closed(u32),
+    /// To be expanded.
+    Open,
+    /// The search fails.
+    Fails,
+}
+
+/// The search of [`exact_prefix`].
+struct Search<'s> {
+    store: &'s CageStore,
+    cancel: Option<&'s AtomicBool>,
+    max_nodes: u64,
+    /// Children deeper than this many plies fail the search instead of being expanded.
+    max_plies: u32,
+    nodes: u64,
+    /// The static analysis of rule (a) (`None` only in tests of the other rules).
+    analyzer: Option<Analyzer>,
+    /// The positions on the line being searched, with their depths.
+    line: HashMap<RetroPosition, u32>,
+    /// Positions proven to have no realization (see the module documentation).
+    proven: HashSet<RetroPosition>,
+    plies: u32,
+}
+
+/// Searches the retractions of `pos` exactly until each line's first uncapture, then hands the
+/// line to the relaxed closure (see the module documentation), within `max_nodes` positions;
+/// `proven` says that `pos` is illegal. Stops (proving nothing) soon after `cancel` is set. Leaves
+/// in `store` only what the relaxed handoffs prove.
+pub(super) fn exact_prefix(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    max_plies: u32,
+    cancel: Option<&AtomicBool>,
+) -> Exact {
+    Search::new(store, max_nodes, max_plies, cancel).exact(pos)
+}
+
+impl<'s> Search<'s> {
+    fn new(
+        store: &'s CageStore,
+        max_nodes: u64,
+        max_plies: u32,
+        cancel: Option<&'s AtomicBool>,
+    ) -> Search<'s> {
+        Search {
+            store,
+            cancel,
+            max_nodes,
+            max_plies,
+            nodes: 0,
+            analyzer: Some(Analyzer::new()),
+            line: HashMap::default(),
+            proven: HashSet::default(),
+            plies: 0,
+        }
+    }
+
+    fn exact(mut self, pos: &RetroPosition) -> Exact {
+        let proven = self.run(pos);
+        Exact {
+            proven,
+            nodes: self.nodes,
+            plies: self.plies,
+        }
+    }
+}
+
+impl Search<'_> {
+    /// Whether every line from `root` closes (see the module documentation).
+    fn run(&mut self, root: &RetroPosition) -> bool {
+        if *root.board() == INITIAL || self.max_nodes == 0 {
+            return false;
+        }
+        let Some(first) = self.expand(root.clone(), 0) else {
+            return false;
+        };
+        let mut stack = vec![first];
+        while let Some(top) = stack.last_mut() {
+            if let Some(child) = top.open.pop() {
+                let depth = top.depth + 1;
+                // A sibling's subtree may have proven it, or put it on the line no more.
+                if self.proven.contains(&child) {
+                    continue;
+                }
+                if let Some(&at) = self.line.get(&child) {
+                    top.reaches = top.reaches.min(at);
+                    continue;
+                }
+                match self.expand(child, depth) {
+                    Some(frame) => stack.push(frame),
+                    None => return false,
+                }
+                continue;
+            }
+            let Some(done) = stack.pop() else {
+                break;
+            };
+            self.line.remove(&done.pos);
+            let reaches = if done.reaches >= done.depth {
+                self.proven.insert(done.pos);
+                u32::MAX
+            } else {
+                done.reaches
+            };
+            if let Some(parent) = stack.last_mut() {
+                parent.reaches = parent.reaches.min(reaches);
+            }
+        }
+        true
+    }
+
+    /// The frame of `pos` at `depth`, its children looked at: those that close at once are
+    /// dropped, the others kept to expand. `None` if the search fails there.
+    fn expand(&mut self, pos: RetroPosition, depth: u32) -> Option<Frame> {
+        self.plies = self.plies.max(depth);
+        self.line.insert(pos.clone(), depth);
+        let mut frame = Frame {
+            depth,
+            open: Vec::new(),
+            reaches: u32::MAX,
+            pos,
+        };
+        let mut handoffs = Vec::new();
+        for retraction in frame.pos.retractions() {
+            if self.nodes >= self.max_nodes || self.cancelled() {
+                return None;
+            }
+            self.nodes += 1;
+            let child = frame.pos.retract(retraction);
+            if retraction.uncaptured().is_some() {
+                handoffs.push(child);
+                continue;
+            }
+            match self.look(&child) {
+                Child::Closed(at) => frame.reaches = frame.reaches.min(at),
+                // A child that would need expanding beyond the depth limit fails the search.
+                Child::Open if depth >= self.max_plies => return None,
+                Child::Open => frame.open.push(child),
+                Child::Fails => return None,
+            }
+        }
+        // The handoffs after every cheap closure: a failing one ends the search, so the cheaper
+        // failures come first.
+        for child in handoffs {
+            match self.look(&child) {
+                Child::Closed(at) => frame.reaches = frame.reaches.min(at),
+                Child::Fails => return None,
+                Child::Open => {
+                    let left = self.max_nodes.saturating_sub(self.nodes);
+                    let (handed, _) = relaxed(&child, self.store, left, self.cancel);
+                    self.nodes += handed.nodes;
+                    handed.closed?;
+                }
+            }
+        }
+        Some(frame)
+    }
+
+    /// How the line to `child` ends, if it ends at once (rules (a) to (c) and the proven
+    /// positions of the module documentation).
+    fn look(&mut self, child: &RetroPosition) -> Child {
+        if let Some(&at) = self.line.get(child) {
+            return Child::Closed(at);
+        }
+        if *child.board() == INITIAL {
+            return Child::Fails;
+        }
+        if self.proven.contains(child)
+            || self
+                .analyzer
+                .as_mut()
+                .is_some_and(|a| a.is_illegal_here(child))
+            || store_proves(self.store, child)
+        {
+            return Child::Closed(u32::MAX);
+        }
+        Child::Open
+    }
+
+    /// Whether the caller asked to stop (looked at for every child: a handoff may add any number
+    /// of nodes at once, so a count would miss its turn).
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// Whether `store` proves that `pos` has no realization: it contains a stored cage, or its whole
+/// claim breaks the verifier's node rules or contains a node the store learnt.
+fn store_proves(store: &CageStore, pos: &RetroPosition) -> bool {
+    if !store.contained(pos).is_empty() {
+        return true;
+    }
+    let Some(cage) = whole_claim(pos, pos.board().occupied()) else {
+        return false;
+    };
+    let mut gen = Generator::new(cage.zone | cage.board.occupied(), false);
+    gen.root(&cage)
+        .is_none_or(|root| store.proves(&root, true) || store.proves_by_containment(&root))
+}
+
+#[cfg(test)]
+mod tests {
+    use retrace_testkit::pos;
+    use shakmaty::Color;
+
+    use super::*;
+
+    /// `fen` without uncaptures for either side: the exact search then never hands off.
+    fn sealed(fen: &str) -> RetroPosition {
+        let mut p = pos(fen);
+        for color in Color::ALL {
+            p.set_uncaptures_allowed(color, false);
+        }
+        p
+    }
+
+    /// Each king shuffles between two corner squares behind its pawns and bishop.
+    const SEALED: &str = "5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1";
+
+    /// The search with rules (b) to (d) only: the analysis would find these walls unreachable.
+    fn without_analysis(pos: &RetroPosition, max_nodes: u64, max_plies: u32) -> Exact {
+        let store = CageStore::new();
+        let mut search = Search::new(&store, max_nodes, max_plies, None);
+        search.analyzer = None;
+        search.exact(pos)
+    }
+
+    #[test]
+    fn a_shuffle_closes_by_repetition_on_the_line() {
+        let exact = without_analysis(&sealed(SEALED), 1_000, u32::MAX);
+        assert!(exact.proven, "{exact:?}");
+        // The sides alternate, so a position comes back only after both kings moved twice: the
+        // longest line expanded has at least 3 plies, and the 4th repeats.
+        assert!(exact.plies >= 3, "{exact:?}");
+        // Too shallow, or too small a budget, proves nothing.
+        for (nodes, plies) in [(1_000, 2), (3, u32::MAX)] {
+            let cut = without_analysis(&sealed(SEALED), nodes, plies);
+            assert!(!cut.proven, "{cut:?}");
+        }
+    }
+
+    #[test]
+    fn a_king_that_gets_out_is_not_closed() {
+        // The g-pawns gone: each king leaves its corner through the g-file.
+        let open = sealed("5b1k/4pp1p/8/8/8/8/4PP1P/5B1K w - - 0 1");
+        let exact = without_analysis(&open, 5_000, u32::MAX);
+        assert!(!exact.proven, "{exact:?}");
+        let exact = exact_prefix(&open, &CageStore::new(), 5_000, u32::MAX, None);
+        assert!(!exact.proven, "{exact:?}");
+    }
+
+    #[test]
+    fn the_initial_array_fails_at_once() {
+        let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let exact = exact_prefix(&start, &CageStore::new(), 1_000, u32::MAX, None);
+        assert_eq!((exact.proven, exact.nodes), (false, 0));
+    }
+}
