@@ -42,6 +42,7 @@
 mod accounting;
 pub mod cage;
 mod checks;
+mod facts;
 mod history;
 mod lookahead;
 mod material;
@@ -61,6 +62,7 @@ use shakmaty::{Bitboard, ByColor, Color};
 pub use cage::{
     analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
 };
+pub use facts::{unit_facts, FactKind, FactReason, UnitFact, UnitFacts};
 pub use pawns::{min_pawn_assignment, pawn_moves_needed};
 /// Pawn arithmetic shared with the proof-game bound: a pawn's advance, its fewest moves, and
 /// whether a structure may have come straight.

@@ -6,7 +6,7 @@
 //! 20,000. `RETRACE_SOUNDNESS_POSITIONS=N` checks N instead, and `RETRACE_SOUNDNESS_SEED=S` starts
 //! at game S.
 
-use retrace_legal::{analyze, Verdict};
+use retrace_legal::{analyze, is_illegal, unit_facts, Verdict};
 use retrace_testkit::{random_game, retro_position, Game};
 use shakmaty::{Bitboard, ByColor, Chess, Color, Move, Position, Role, Square};
 
@@ -87,6 +87,8 @@ struct Stats {
     captures: usize,
     promoted: usize,
     pieces_never_moved: usize,
+    /// Positions where [`unit_facts`] named a promoted unit.
+    promoted_facts: usize,
 }
 
 fn check_game(game: &Game, stats: &mut Stats) {
@@ -128,6 +130,18 @@ fn check_game(game: &Game, stats: &mut Stats) {
             "{fen}: never_moved {:?} includes moved units",
             a.never_moved & !truth.unmoved
         );
+        let facts = unit_facts(&pos);
+        assert!(
+            facts.promoted().is_subset(truth.promoted),
+            "{fen}: units proven promoted {:?} were not",
+            facts.promoted() & !truth.promoted
+        );
+        assert!(
+            facts.never_moved().is_subset(truth.unmoved),
+            "{fen}: units proven never moved {:?} moved",
+            facts.never_moved() & !truth.unmoved
+        );
+        stats.promoted_facts += usize::from(facts.promoted().any());
         stats.positions += 1;
         stats.captures += usize::from(a.captures.white.total + a.captures.black.total > 0);
         stats.promoted += usize::from(a.promoted.white + a.promoted.black > 0);
@@ -161,6 +175,62 @@ fn no_false_illegal_on_random_games() {
         stats.pieces_never_moved > stats.positions / 100,
         "{stats:?}"
     );
+    assert!(stats.promoted_facts > stats.positions / 1000, "{stats:?}");
+}
+
+/// The facts of a position marked on it travel back along the real game (issue 11, "identity
+/// that travels"): every real earlier position, reached by retracting the real moves with the
+/// marks carried along, keeps its real last move among its retractions, is never called illegal,
+/// and its marks are true of it (a unit marked promoted is a promoted unit, a unit marked frozen
+/// never moved).
+#[test]
+fn travelling_facts_keep_real_games() {
+    let games = if cfg!(debug_assertions) { 40 } else { 1500 };
+    let (mut travelled, mut marked) = (0usize, 0usize);
+    for seed in 0..games {
+        let game = random_game(20_000 + seed, 60 + (seed as usize * 53) % 200);
+        let mut truths = vec![Truth::start()];
+        for (i, &m) in game.moves.iter().enumerate() {
+            let mut next = truths[i];
+            next.play(game.positions[i].turn(), m);
+            truths.push(next);
+        }
+        for end in (8..game.positions.len()).step_by(7) {
+            let mut pos = retro_position(&game.positions[end]);
+            let added = unit_facts(&pos).mark(&mut pos);
+            marked += usize::from(added.any());
+            for j in (end.saturating_sub(6)..end).rev() {
+                let fen = pos.fen();
+                let real = game.moves[j];
+                let Some(r) = pos.retractions().into_iter().find(|r| r.forward() == real) else {
+                    panic!("{fen}: the real last move {real} is not retractable with the marks");
+                };
+                pos.retract_in_place(r);
+                let truth = truths[j];
+                assert!(
+                    pos.promoted().is_subset(truth.promoted),
+                    "{}: marked promoted but not: {:?}",
+                    pos.fen(),
+                    pos.promoted() & !truth.promoted
+                );
+                assert!(
+                    pos.frozen().is_subset(truth.unmoved),
+                    "{}: marked frozen but moved: {:?}",
+                    pos.fen(),
+                    pos.frozen() & !truth.unmoved
+                );
+                assert!(
+                    !is_illegal(&pos),
+                    "false illegal with travelled marks {}: {:?}",
+                    pos.fen(),
+                    analyze(&pos).reasons
+                );
+                travelled += 1;
+            }
+        }
+    }
+    eprintln!("{travelled} positions reached with travelled marks, {marked} roots marked");
+    assert!(marked > travelled / 200, "{marked} of {travelled}");
 }
 
 /// The check rules and the retraction generator must agree: whenever a check rule proves a position
