@@ -32,6 +32,10 @@
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
+//! [`unit_facts`] hands the deductions about single units (the units proven promoted, those that
+//! never moved, each with its [`FactReason`]) to a search, which marks them on its root so that
+//! they travel with the units through every retraction.
+//!
 //! Cages ([`ReasonCode::Cage`]) are not part of [`analyze`], which the search calls at every node:
 //! [`analyze_with_cages`] adds the user's verified cages, and [`analyze_thoroughly`], for checking
 //! one position, also tries the position's small clusters of touching units as cages within a node
