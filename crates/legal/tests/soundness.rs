@@ -186,7 +186,7 @@ fn no_false_illegal_on_random_games() {
 #[test]
 fn travelling_facts_keep_real_games() {
     let games = if cfg!(debug_assertions) { 40 } else { 1500 };
-    let (mut travelled, mut marked) = (0usize, 0usize);
+    let (mut travelled, mut marked, mut promoted) = (0usize, 0usize, 0usize);
     for seed in 0..games {
         let game = random_game(20_000 + seed, 60 + (seed as usize * 53) % 200);
         let mut truths = vec![Truth::start()];
@@ -195,10 +195,16 @@ fn travelling_facts_keep_real_games() {
             next.play(game.positions[i].turn(), m);
             truths.push(next);
         }
-        for end in (8..game.positions.len()).step_by(7) {
+        for end in 8..game.positions.len() {
             let mut pos = retro_position(&game.positions[end]);
-            let added = unit_facts(&pos).mark(&mut pos);
+            let facts = unit_facts(&pos);
+            // Every seventh position, and every one with a unit proven promoted.
+            if end % 7 != 0 && facts.promoted().is_empty() {
+                continue;
+            }
+            let added = facts.mark(&mut pos);
             marked += usize::from(added.any());
+            promoted += usize::from(pos.promoted().any());
             for j in (end.saturating_sub(6)..end).rev() {
                 let fen = pos.fen();
                 let real = game.moves[j];
@@ -229,8 +235,15 @@ fn travelling_facts_keep_real_games() {
             }
         }
     }
-    eprintln!("{travelled} positions reached with travelled marks, {marked} roots marked");
+    eprintln!(
+        "{travelled} positions reached with travelled marks, {marked} roots marked, {promoted} \
+         with a promoted unit"
+    );
     assert!(marked > travelled / 200, "{marked} of {travelled}");
+    // (A debug build plays too few games to be sure of one.)
+    if !cfg!(debug_assertions) {
+        assert!(promoted >= 100, "{promoted} roots with a promoted unit");
+    }
 }
 
 /// The check rules and the retraction generator must agree: whenever a check rule proves a position
