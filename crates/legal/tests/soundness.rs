@@ -7,7 +7,7 @@
 //! at game S.
 
 use retrace_legal::{analyze, is_illegal, unit_facts, Verdict};
-use retrace_testkit::{random_game, retro_position, Game};
+use retrace_testkit::{random_game, replay_score, retro_position, Game};
 use shakmaty::{Bitboard, ByColor, Chess, Color, Move, Position, Role, Square};
 
 /// Positions to check in a release build: five times the 200,000 the issue asks for (about ten
@@ -267,8 +267,6 @@ fn travelling_facts_keep_real_games() {
 /// the facts of each final position travel back along the whole game to the initial array.
 #[test]
 fn travelling_facts_keep_the_published_proof_games() {
-    use shakmaty::san::SanPlus;
-
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../positions/corpora/published-problems.jsonl"
@@ -280,25 +278,7 @@ fn travelling_facts_keep_the_published_proof_games() {
         let answer = problem["answer"]
             .as_str()
             .expect("a proof game has its game");
-        let mut chess = Chess::default();
-        let mut game = Game {
-            positions: vec![chess.clone()],
-            moves: Vec::new(),
-        };
-        // Tokens are moves, with or without their number glued on ("1.e3", "12. Nb8").
-        for token in answer.split_whitespace() {
-            let san = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if san.is_empty() {
-                continue;
-            }
-            let m = SanPlus::from_ascii(san.as_bytes())
-                .ok()
-                .and_then(|s| s.san.to_move(&chess).ok())
-                .unwrap_or_else(|| panic!("{}: {san} does not play", problem["id"]));
-            chess.play_unchecked(m);
-            game.moves.push(m);
-            game.positions.push(chess.clone());
-        }
+        let game = replay_score(answer);
         let truths = truths(&game);
         travel_back(&game, &truths, game.moves.len(), 0, &mut travel);
         games += 1;
