@@ -1,8 +1,9 @@
 //! Times `retrace_legal::analyze` per position: on every position of random legal games, on the
 //! positions of `positions/*.toml`, and on those of the corpora (`positions/corpora/*.jsonl`).
 //! Prints the median, mean and 99th percentile microseconds per analysis (issue 11 asks for a median
-//! under 20 us on random-game positions and under 200 us on corpus positions), each set twice in one
-//! run: without the global accounting of both sides' pawns (the baseline) and with it.
+//! under 20 us on random-game positions and under 200 us on corpus positions), each set three times
+//! in one run: without the global accounting of both sides' pawns (the baseline), with it, and with
+//! it and the matching of missing units with captures.
 //!
 //! Run: `cargo run --release -p retrace-legal --example analyze_bench [GAMES]`
 
@@ -14,10 +15,16 @@ use retrace_unmove::RetroPosition;
 use shakmaty::Color;
 
 /// Times each position `reps` times and returns the per-analysis times in microseconds, with the
-/// global accounting on or off.
-fn time_all(positions: &[RetroPosition], reps: usize, accounting: bool) -> Vec<f64> {
+/// global accounting and the matching of missing units with captures each on or off.
+fn time_all(
+    positions: &[RetroPosition],
+    reps: usize,
+    accounting: bool,
+    matching: bool,
+) -> Vec<f64> {
     let mut analyzer = Analyzer::new();
     analyzer.set_accounting(accounting);
+    analyzer.set_matching(matching);
     let mut times = Vec::with_capacity(positions.len());
     for pos in positions {
         let start = Instant::now();
@@ -46,20 +53,25 @@ fn report(label: &str, mut times: Vec<f64>) -> f64 {
     median
 }
 
-/// Times `positions` without the global accounting (the baseline) and with it, and prints both
-/// and the ratio of the medians.
+/// Times `positions` without the global accounting (the baseline), with it, and with the matching
+/// too, and prints all three and the ratios of the medians.
 fn compare(label: &str, positions: &[RetroPosition], reps: usize) {
     let base = report(
         &format!("{label}, accounting off"),
-        time_all(positions, reps, false),
+        time_all(positions, reps, false, false),
     );
     let with = report(
         &format!("{label}, accounting on"),
-        time_all(positions, reps, true),
+        time_all(positions, reps, true, false),
+    );
+    let matched = report(
+        &format!("{label}, accounting and matching on"),
+        time_all(positions, reps, true, true),
     );
     println!(
-        "{label}: median with / without accounting {:.2}x",
-        with / base
+        "{label}: median with / without accounting {:.2}x, with matching too {:.2}x",
+        with / base,
+        matched / base
     );
 }
 

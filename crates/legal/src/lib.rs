@@ -28,7 +28,9 @@
 //!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
 //! - failing those, the pawns of both sides accounted for together, promoted units as pawns on
 //!   their promotion squares, with the captures that pawns of both colours that passed each
-//!   other on a file need ([`ReasonCode::CapturesUnaccounted`]);
+//!   other on a file need ([`ReasonCode::CapturesUnaccounted`]), and the missing units of each
+//!   side matched with the other side's captures, each where the unit can have died and the
+//!   capture can have landed ([`ReasonCode::CaptureUnmatched`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -87,6 +89,9 @@ pub struct Analyzer {
     pawns: pawns::PawnCache,
     /// Whether the global accounting ([`ReasonCode::CapturesUnaccounted`]) runs (on by default).
     accounting: bool,
+    /// Whether the matching of missing units with captures ([`ReasonCode::CaptureUnmatched`])
+    /// runs (on by default).
+    matching: bool,
 }
 
 impl Default for Analyzer {
@@ -102,6 +107,7 @@ impl Analyzer {
         Analyzer {
             pawns: pawns::PawnCache::new(),
             accounting: true,
+            matching: true,
         }
     }
 
@@ -110,6 +116,12 @@ impl Analyzer {
     /// measure what the accounting costs.
     pub fn set_accounting(&mut self, on: bool) {
         self.accounting = on;
+    }
+
+    /// Turns the matching of missing units with captures ([`ReasonCode::CaptureUnmatched`]) on or
+    /// off; it is on by default. Off, the analysis is weaker, never wrong: for benchmarks.
+    pub fn set_matching(&mut self, on: bool) {
+        self.matching = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -188,6 +200,9 @@ impl Analyzer {
         history::reasons(&known, out);
         if out.is_empty() && self.accounting {
             accounting::global_accounting(&known, out);
+        }
+        if out.is_empty() && self.matching {
+            accounting::unmatched_captures(&known, out);
         }
         analysis
     }

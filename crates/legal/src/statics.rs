@@ -34,7 +34,7 @@ use retrace_unmove::{pawn_forward, role_name, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 
 use crate::reasons::Reasons;
-use crate::text::{color_adj, squares_text};
+use crate::text::{color_adj, squares_or, squares_text};
 use crate::{types::ReasonCode, CAGE_LIMIT};
 
 /// What the static analysis found.
@@ -1233,11 +1233,6 @@ fn rearranged_message(r: &Rearranged) -> String {
             squares_text(r.wrong)
         )
     }
-}
-
-/// Squares written as `a1, b2 or c3` for messages.
-fn squares_or(squares: Bitboard) -> String {
-    squares_text(squares).replace(" and ", " or ")
 }
 
 #[cfg(test)]

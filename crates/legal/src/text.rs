@@ -35,10 +35,22 @@ pub fn color_adj(color: Color) -> &'static str {
 #[must_use]
 pub fn squares_text(squares: Bitboard) -> String {
     let names: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
-    match names.len() {
-        0 => String::new(),
-        1 => names[0].clone(),
-        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+    join_and(&names)
+}
+
+/// Squares written as `a1, b2 or c3` for messages.
+#[must_use]
+pub fn squares_or(squares: Bitboard) -> String {
+    squares_text(squares).replace(" and ", " or ")
+}
+
+/// Parts written as `x, y and z` for messages.
+#[must_use]
+pub fn join_and(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 

@@ -138,6 +138,11 @@ reason_codes! {
     /// the units each side is missing, once the pawns of both colours that passed each other on a
     /// file are charged the captures that let one of them by.
     CapturesUnaccounted = "captures_unaccounted",
+    /// The units a side misses cannot each be given their own capture by the other side: some of
+    /// them can only have died where fewer captures can have landed (the crossings of the other
+    /// side's pawns, in every account of their start files, and its pieces' reach), by Hall's
+    /// theorem.
+    CaptureUnmatched = "capture_unmatched",
 }
 
 impl ReasonCode {
@@ -272,6 +277,7 @@ mod tests {
             "crowded_home_pen",
             "closure",
             "captures_unaccounted",
+            "capture_unmatched",
         ];
         assert_eq!(codes, contract);
     }

@@ -124,3 +124,63 @@ fn pawns_of_both_sides_accounted_together() {
     // Black's h-pawn is gone (captured on h4): the h-file was free.
     assert_legal("rnbqkbnr/ppppppp1/8/8/3R4/8/PPPPPPP1/RNBQKBNR b - -");
 }
+
+/// Which capture took each missing unit (issue 11, item 4): Black misses only its a8 rook, which
+/// never left a8 and b8 (a7, b7 and c8 never moved, c8 held by b7 and d7), so it died there; White
+/// made exactly one capture, and its pawns need one, e3 from d2 (f2 and e2 never moved): that
+/// capture landed on e3, where the rook never was.
+#[test]
+fn missing_rook_shut_in_a_corner_was_never_captured() {
+    let a = assert_illegal(
+        "2bqkbnr/pp1ppppp/n7/2p5/8/4P3/PPP1PPP1/RNBQKBNR w - -",
+        CaptureUnmatched,
+    );
+    let squares = &a.reasons[0].squares;
+    assert!(squares.contains(&Square::E3) && squares.contains(&Square::A8));
+    // Colours swapped.
+    assert_illegal(
+        "rnbqkbnr/ppp1ppp1/4p3/8/2P5/N7/PP1PPPPP/2BQKBNR b - -",
+        CaptureUnmatched,
+    );
+    // Black also misses the g8 knight: e3 took it, and a white knight took the rook on b8.
+    assert_legal("2bqkb1r/pp1ppppp/n7/2p5/8/4P3/PPP1PPP1/RNBQKBNR w - -");
+    assert_legal("rnbqkbnr/ppp1ppp1/4p3/8/2P5/N7/PP1PPPPP/2BQKB1R b - -");
+}
+
+/// Black misses the a8 rook (shut in a8 and b8) and its dark-squared bishop (e7 moved, so it left
+/// f8, but only ever on dark squares). White made two captures: d3, from c2 or e2, on a light
+/// square, and one more. The rook needs the other one, and d3 cannot have taken the bishop.
+#[test]
+fn missing_bishop_needs_a_capture_on_its_colour() {
+    assert_illegal(
+        "2bqk1nr/pp1p1ppp/n3p3/2p5/8/3P4/PP1P1PPP/RNBQKBNR w - -",
+        CaptureUnmatched,
+    );
+    assert_illegal(
+        "rnbqkbnr/pp1p1ppp/3p4/8/2P5/N3P3/PP1P1PPP/2BQK1NR b - -",
+        CaptureUnmatched,
+    );
+    // e3 (from d2) instead: a dark square, where the bishop may have died.
+    assert_legal("2bqk1nr/pp1p1ppp/n3p3/2p5/8/4P3/PPP1PPP1/RNBQKBNR w - -");
+    assert_legal("rnbqkbnr/ppp1ppp1/4p3/8/2P5/N3P3/PP1P1PPP/2BQK1NR b - -");
+}
+
+/// White misses its a-pawn and the h1 rook (shut in g1 and h1 by f1, g2 and h2, which never moved).
+/// Black has all sixteen units, so White's pawns made no capture: the a-pawn never left the a-file
+/// nor promoted (a7 never moved). Black made two captures, h7xg6 and one more; the rook needs the
+/// other, and the a-pawn never stood on g6.
+#[test]
+fn missing_pawn_died_on_its_file() {
+    let a = assert_illegal(
+        "rnbqkbnr/ppppppp1/6p1/8/8/5P2/1PPPP1PP/RNBQKBN1 w - -",
+        CaptureUnmatched,
+    );
+    assert!(a.reasons[0].squares.contains(&Square::G6));
+    assert_illegal(
+        "rnbqkbn1/1pppp1pp/5p2/8/8/6P1/PPPPPPP1/RNBQKBNR b - -",
+        CaptureUnmatched,
+    );
+    // b7xa6 instead: the a-pawn may have died on a6.
+    assert_legal("rnbqkbnr/p1pppppp/p7/8/8/5P2/1PPPP1PP/RNBQKBN1 w - -");
+    assert_legal("rnbqkbn1/1pppp1pp/5p2/8/8/P7/P1PPPPPP/RNBQKBNR b - -");
+}

@@ -137,11 +137,22 @@ fn bishop_capture_colour() {
     assert!(a.reasons.iter().any(|r| r.squares.contains(&Square::C3)
         && r.squares.contains(&Square::G3)
         && r.squares.contains(&Square::C8)));
-    // With f3 (straight from f2) instead of g3 White made one capture only: the other may have
-    // taken the bishop anywhere.
-    assert_legal("rn1qkbnr/p1ppppp1/1p6/8/8/2P2P2/PPP1P1PP/RNBQKBNR w - - 0 1");
+    // The near misses miss the b8 knight instead of the h-pawn: with the h-pawn missing they are
+    // illegal too, since c3 can have taken neither the light bishop nor the h-pawn (which never
+    // left the h-file, h2 never moved) and Black made no capture.
+    // With f3 (straight from f2) instead of g3 White's pawns made one capture (d2xc3, of the
+    // knight): the other, a piece's, may have taken the bishop anywhere.
+    assert_legal("r2qkbnr/p1pppppp/1p6/8/8/2P2P2/PPP1P1PP/RNBQKBNR w - - 0 1");
+    assert_illegal(
+        "rn1qkbnr/p1ppppp1/1p6/8/8/2P2P2/PPP1P1PP/RNBQKBNR w - - 0 1",
+        CaptureUnmatched,
+    );
     // With g4 instead of g3 the g-pawn may have captured on g4 (f2-f3xg4), a light square.
-    assert_legal("rn1qkbnr/p1ppppp1/1p6/8/6P1/2P5/PPP1P1PP/RNBQKBNR w - - 0 1");
+    assert_legal("r2qkbnr/p1pppppp/1p6/8/6P1/2P5/PPP1P1PP/RNBQKBNR w - - 0 1");
+    assert_illegal(
+        "rn1qkbnr/p1ppppp1/1p6/8/6P1/2P5/PPP1P1PP/RNBQKBNR w - - 0 1",
+        CaptureUnmatched,
+    );
 }
 
 #[test]

@@ -189,7 +189,11 @@ impl Pruner for LegalPruner<'_> {
 
     fn deep_reason(&self, pos: &RetroPosition) -> Option<Reason> {
         let limits = self.finding.as_ref()?;
-        find_cage(pos, limits, self.cages).found.map(|f| f.reason())
+        // A node some earlier proof learnt, anywhere in the position (the clusters the cage
+        // attempt tries may cut it apart), before any new search.
+        self.cages
+            .learnt_reason(pos)
+            .or_else(|| find_cage(pos, limits, self.cages).found.map(|f| f.reason()))
     }
 
     fn closure_reason(

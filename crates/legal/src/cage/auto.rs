@@ -367,7 +367,8 @@ fn debug_assert_no_escape(cage: &Cage) {
 }
 
 /// The analysis for checking one position: [`crate::analyze_with_cages`] and, when that finds no
-/// contradiction, [`find_cage`] with the default [`AutoLimits`], then the position's
+/// contradiction, a node learnt earlier in the process ([`CageStore::learnt_reason`]), then
+/// [`find_cage`] with the default [`AutoLimits`], then the position's
 /// [`closure`] within [`CHECK_CLOSURE_NODES`].
 ///
 /// Slower than [`crate::analyze`] by up to the cage budgets, so meant for a position a user asks
@@ -376,7 +377,9 @@ fn debug_assert_no_escape(cage: &Cage) {
 pub fn analyze_thoroughly(pos: &RetroPosition, store: &CageStore) -> Analysis {
     let mut analysis = super::analyze_with_cages(pos, store);
     if analysis.reasons.is_empty() {
-        if let Some(found) = find_cage(pos, &AutoLimits::default(), store).found {
+        if let Some(learnt) = store.learnt_reason(pos) {
+            analysis.reasons.push(learnt);
+        } else if let Some(found) = find_cage(pos, &AutoLimits::default(), store).found {
             analysis.reasons.push(found.reason());
         } else if let Some(closed) = closure(pos, store, CHECK_CLOSURE_NODES, None).closed {
             analysis.reasons.push(closed.reason());

@@ -11,7 +11,9 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, Role};
 
 use super::format::{Cage, CageError};
-use super::search::{covers, verify_cancellable, Node, State, Verification, VerifyOptions};
+use super::search::{
+    covers, verify_cancellable, Generator, Node, State, Verification, VerifyOptions,
+};
 use crate::{
     text::{color_name, squares_text},
     types::{Reason, ReasonCode},
@@ -98,20 +100,19 @@ impl Default for Learnt {
 impl Learnt {
     /// Whether an entry is contained in `state` (see [`learnt_covers`]).
     fn contained_in(&self, state: &State) -> bool {
+        self.covering(state).is_some()
+    }
+
+    /// An entry contained in `state`, if any (see [`learnt_covers`]).
+    fn covering(&self, state: &State) -> Option<&State> {
         let node = &state.node;
         let board = &node.board;
-        board.occupied().into_iter().any(|sq| {
-            board.piece_at(sq).is_some_and(|piece| {
-                self.keyed[piece][usize::from(sq)].iter().any(|&i| {
-                    learnt_covers(
-                        &self.entries[i as usize],
-                        board,
-                        node.frozen,
-                        node.pending,
-                        &state.rem,
-                    )
-                })
-            })
+        board.occupied().into_iter().find_map(|sq| {
+            let piece = board.piece_at(sq)?;
+            self.keyed[piece][usize::from(sq)]
+                .iter()
+                .map(|&i| &self.entries[i as usize])
+                .find(|entry| learnt_covers(entry, board, node.frozen, node.pending, &state.rem))
         })
     }
 
@@ -482,6 +483,38 @@ impl CageStore {
     /// looked at (see [`Learnt`]).
     pub(crate) fn proves_by_containment(&self, state: &State) -> bool {
         self.cache().learnt.contained_in(state)
+    }
+
+    /// A [`ReasonCode::Cage`] reason if `pos` contains a learnt node: a node that an earlier
+    /// verification through this store proved to have no realization (every node of a successful
+    /// verification, and every proven reduced node or pen core).
+    ///
+    /// Sound for the same reason as a cage of the store: a game reaching `pos` realizes the claim
+    /// of all of `pos`'s units (every unit on its square, the frozen marks `pos` holds on home
+    /// squares, each side's captures bounded by the units the opponent is missing, and a unit
+    /// giving an unblockable check as the pending one: it made the last move, as in the claims
+    /// of [`super::find_cage`]), and so it would realize the learnt node that claim contains.
+    /// Cheap: only the entries keyed by the units of `pos` are looked at.
+    #[must_use]
+    pub fn learnt_reason(&self, pos: &RetroPosition) -> Option<Reason> {
+        let cage = super::auto::claim(pos, pos.board().occupied())?;
+        // A claim illegal outright is left to the analysis, which words it better.
+        let root = Generator::new(cage.zone, false).root(&cage)?;
+        let cache = self.cache();
+        let entry = cache.learnt.covering(&root)?;
+        let squares = entry.node.board.occupied();
+        let mut message = format!(
+            "the units on {} cannot have got there: an earlier proof in this session showed that \
+             every line of retractions from them dies or repeats, whatever else stands on the board",
+            squares_text(squares)
+        );
+        if entry.node.frozen.any() {
+            message.push_str(&format!(
+                " (with the units on {} never having moved)",
+                squares_text(entry.node.frozen)
+            ));
+        }
+        Some(Reason::new(ReasonCode::Cage, message, squares))
     }
 
     /// Keeps a node with no realization (the root of a successful verification, a proven reduced

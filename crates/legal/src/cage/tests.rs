@@ -436,3 +436,31 @@ fn learnt_nodes_match_only_the_nodes_that_contain_them() {
         assert!(!store.proves_by_containment(miss), "{miss:?}");
     }
 }
+
+/// A position that contains a learnt node anywhere is proven illegal by
+/// [`CageStore::learnt_reason`], whatever else stands on the board (here a black king, a knight
+/// and a white bishop, which no cluster of the cage attempt would try with the pen). The pen
+/// proven first: White's king, the rooks on f1 and h1, the pawns around them, and Black's pawn on
+/// e2, with e1 and h1 never moved; the position's castling right says so. The near misses: without
+/// the right nothing is known to have stayed home, and with the g2 pawn on g3 the pen is open.
+#[test]
+fn positions_containing_a_learnt_node_are_illegal() {
+    let store = CageStore::new();
+    let pen = Cage::parse_line("8/8/8/8/6P1/2PP1P2/1P2pPP1/4KR1R frozen=e1,h1").expect("claim");
+    assert!(verify(&pen, &store).verified());
+    let caged = retrace_testkit::pos("k7/8/3n4/8/6P1/2PP1P2/1P2pPP1/1B2KR1R b K - 0 1");
+    let reason = store.learnt_reason(&caged).expect("the learnt pen");
+    assert_eq!(reason.code, crate::ReasonCode::Cage);
+    let named: Bitboard = reason.squares.iter().copied().collect();
+    assert!(named.is_subset(pen.board.occupied()), "{reason:?}");
+    for open in [
+        "k7/8/3n4/8/6P1/2PP1P2/1P2pPP1/1B2KR1R b - - 0 1",
+        "k7/8/3n4/8/6P1/2PP1PP1/1P2pP2/1B2KR1R b K - 0 1",
+    ] {
+        assert_eq!(
+            store.learnt_reason(&retrace_testkit::pos(open)),
+            None,
+            "{open}"
+        );
+    }
+}

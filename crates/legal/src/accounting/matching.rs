@@ -1,0 +1,617 @@
+//! Which capture took each missing unit, and where (issue 11, item 4's second half): the units a
+//! side misses matched one to one with the captures the other side made, none meaning illegal.
+//!
+//! # The argument
+//!
+//! Let `V` (the victim) miss `b` units. Each was captured once, by the other side `S` (the taker),
+//! and every capture of `S` took one of them, so `S` made exactly `b` captures and there is a
+//! one-to-one map from `V`'s missing units to `S`'s captures, each unit taken on a square where it
+//! stood. The rule builds sets that hold for every game and finds no such map.
+//!
+//! *Where each missing unit can have died.* A unit only ever stood on squares it can reach from
+//! its start by its own steps through squares that are not static (occupied by a unit that never
+//! moved, the whole game), never along the move of a pawn of known history (see
+//! [`crate::statics::step`]); an original piece from its home square, so a bishop stays on its
+//! colour, a rook in a back-rank pen stays in it. For each kind (bishops by square colour) the
+//! originals missing are at least the homes of the kind less the units of the kind on the board
+//! not proven promoted; when every original of a kind is missing each gets the region of its own
+//! home, otherwise each gets the union of the regions of the kind's homes (more squares only allow
+//! more). When `V` can have promoted no pawn at all (below), its units on the board are all
+//! originals, so exactly `8 - pawns` pawns are missing, each dead as a pawn: on ranks 2 to 7, at
+//! most `spare` files from a start file whose pawn is not still on its square (a pawn that changed
+//! files captured, and `V`'s pawns on the board already need all but `spare` of the captures the
+//! units `S` misses allow), at least as many ranks up as files across. Any other missing unit may
+//! have died anywhere. `V` promoted nothing when it has no promoted unit to account for and no
+//! walk around the walls to a promotion square needs at most `spare` captures (the promoting pawn
+//! is not one of those on the board, whose captures cost at least the fewest of any assignment).
+//!
+//! *Where each capture can have landed.* Fix the start file of every pawn of `S` on the board and
+//! of one pawn per promoted unit `S` must have (any game fixes them; the rule tries every choice
+//! within `S`'s capture budget). A pawn that went from file `g` to file `f`, `n` files away,
+//! landed a capture on each file between, the last time it entered that file: entering the `k`-th
+//! file needed `k` captures before (so at least `k` ranks up from its second rank) and `n - k`
+//! after (so at least `n - k` ranks below where it ended, or below the last rank for a pawn that
+//! promoted, on one of its promotion squares). Those are `n` distinct captures with known landing
+//! squares; no static square is one (its unit is never taken). Every other capture of `S` (a piece's,
+//! a pawn's detour, a pawn that is gone) landed where a piece of `S` can ever have stood (a flood
+//! by king and knight steps from the squares its pieces start, stand or promote on, through
+//! squares that are not static) or where a pawn of `S` can have landed ([`pawn_landings`]). An
+//! en-passant capture lands behind its victim, a pawn that has just made a double step on its own
+//! file, on a square of that pawn's region as well.
+//!
+//! If for every choice no perfect matching exists between the `b` missing units and the `b`
+//! captures (a unit matches a capture whose landing squares meet its region), no game reaches the
+//! position. By Hall's theorem a failure has a witness: some missing units whose possible captures
+//! are fewer than they, which the reason names.
+//!
+//! The choices are enumerated like the accounting's (branch and bound within a node limit, else
+//! the rule gives up); each is matched by augmenting paths over at most 16 units.
+
+use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
+
+use super::items::{items, Place};
+use crate::history::Known;
+use crate::promotion::{walls_walks, NONE, NO_WALK};
+use crate::reasons::Reasons;
+use crate::statics::{flood, homes, pawn_landings, promotion_squares, region_cut};
+use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
+use crate::types::{Reason, ReasonCode};
+
+/// The most assignment nodes visited per side; beyond it the rule gives up.
+const NODE_LIMIT: u32 = 4096;
+
+/// A missing unit of the victim and the squares where it can have died.
+#[derive(Clone, Copy, Debug)]
+struct Victim {
+    /// What it is, for the message ("rook from h8", "pawn").
+    role: Role,
+    /// Its home squares (candidates when the original is not known), empty for a pawn or a unit
+    /// of unknown kind.
+    homes: Bitboard,
+    /// The squares where it can have been captured.
+    region: Bitboard,
+}
+
+/// The capture slots of one pawn of the taker from one start file: the landing squares of each
+/// file crossing, in order.
+#[derive(Clone, Copy, Debug, Default)]
+struct Crossings {
+    /// The captures of the pawn's cheapest walk from this file.
+    cost: u32,
+    /// How many crossings (`n`).
+    len: usize,
+    /// The landing squares of the `k`-th crossing.
+    land: [Bitboard; 7],
+}
+
+/// Appends a [`ReasonCode::CaptureUnmatched`] reason for a side whose missing units cannot each be
+/// given a capture of the other side.
+pub(crate) fn unmatched_captures(known: &Known<'_>, out: &mut Reasons) {
+    for victim in Color::ALL {
+        if let Some(witness) = side(known, victim) {
+            out.add_built(ReasonCode::CaptureUnmatched, || {
+                reason(known, victim, &witness)
+            });
+            return;
+        }
+    }
+}
+
+/// The missing units of `victim` that no choice lets be matched (Hall's witness of the first
+/// choice tried), with the squares their captures can have landed on; `None` if some choice
+/// matches, or the rule gives up.
+struct Witness {
+    /// The units that cannot all be given captures.
+    victims: Vec<Victim>,
+    /// How many captures can take them.
+    captures: usize,
+    /// The landing squares of the pawns' file changes, in that choice.
+    crossings: Bitboard,
+    /// How many file changes there are.
+    changes: usize,
+}
+
+/// Runs the rule for `victim`'s missing units (see the module documentation).
+fn side(known: &Known<'_>, victim: Color) -> Option<Witness> {
+    let taker = victim.other();
+    let missing = known.missing(victim);
+    if missing == 0 || missing > 15 {
+        return None;
+    }
+    // The captures left over in the cheapest account of the taker's pawns: if they are enough
+    // for every missing unit that is not free to have died anywhere, the matching cannot fail
+    // (short of regions no piece reaches, which the rule then leaves alone).
+    let room = if super::test_switch::ungated() {
+        0
+    } else {
+        (missing as usize)
+            .saturating_sub(usize::from(known.captures.get(taker).by_pawns))
+            .saturating_sub(known.promoted.get(taker).total as usize)
+    };
+    let victims = victims(known, victim, missing, room)?;
+    let all = !known.statics.fixed;
+    if victims.iter().all(|v| all.is_subset(v.region)) {
+        return None;
+    }
+    let budget = missing.checked_sub(known.by_pieces(taker))?;
+    let free = piece_reach(known, taker)
+        | pawn_landings(
+            known.pos.board(),
+            known.statics.fixed,
+            &known.statics.timed,
+            taker,
+        );
+    let table = crossings(known, taker)?;
+    let mut search = Search {
+        table: &table,
+        victims: &victims,
+        free,
+        missing: missing as usize,
+        budget,
+        nodes: 0,
+        slots: Vec::with_capacity(16),
+        witness: None,
+        found: false,
+        gave_up: false,
+    };
+    search.visit(0, 0, 0);
+    if search.found || search.gave_up {
+        return None;
+    }
+    search.witness
+}
+
+/// The missing units of `victim` with their regions, `missing` in all; `None` if the counts
+/// contradict (other rules say so), or if at most `room` of them can have a region smaller than
+/// the board (the gate of [`side`]).
+fn victims(known: &Known<'_>, victim: Color, missing: u32, room: usize) -> Option<Vec<Victim>> {
+    let board = known.pos.board();
+    let statics = known.statics;
+    let open = !statics.fixed;
+    let mut out = Vec::with_capacity(missing as usize);
+    let kinds = [
+        (Role::Queen, Bitboard::FULL),
+        (Role::Rook, Bitboard::FULL),
+        (Role::Knight, Bitboard::FULL),
+        (Role::Bishop, Bitboard::LIGHT_SQUARES),
+        (Role::Bishop, Bitboard::DARK_SQUARES),
+    ];
+    let promotes = can_promote(known, victim);
+    // The kinds with originals gone: the homes not known to hold theirs, the units that can be
+    // originals, and how many originals are gone at least.
+    let mut gone_kinds = Vec::with_capacity(kinds.len());
+    let mut bounded = if promotes {
+        0
+    } else {
+        8usize.saturating_sub(board.by_piece(victim.pawn()).count())
+    };
+    for (role, colour) in kinds {
+        let units = board.by_piece(role.of(victim)) & colour;
+        let home = homes(victim, role) & colour & !statics.never_moved;
+        let candidates = units & !statics.promoted & !statics.never_moved;
+        if !promotes && units.count() > (homes(victim, role) & colour).count() {
+            return None;
+        }
+        let gone = home.count().saturating_sub(candidates.count());
+        if gone > 0 {
+            bounded += home.count();
+            gone_kinds.push((role, home, candidates, gone));
+        }
+    }
+    if bounded <= room {
+        return None;
+    }
+    for (role, home, candidates, gone) in gone_kinds {
+        let region = |h: Square| region_cut(role, h, open, Bitboard::EMPTY, 64, &statics.timed);
+        // A home whose region holds no unit of the kind that can be an original lost its original.
+        let mut others = Bitboard::EMPTY;
+        let mut union = Bitboard::EMPTY;
+        let mut sure = 0;
+        for h in home {
+            let r = region(h);
+            if (r & candidates).is_empty() {
+                sure += 1;
+                out.push(Victim {
+                    role,
+                    homes: Bitboard::from_square(h),
+                    region: r,
+                });
+            } else {
+                others.add(h);
+                union |= r;
+            }
+        }
+        out.extend((sure..gone).map(|_| Victim {
+            role,
+            homes: others,
+            region: union,
+        }));
+    }
+    let rest = (missing as usize).checked_sub(out.len())?;
+    if promotes {
+        out.extend((0..rest).map(|_| Victim {
+            role: Role::King,
+            homes: Bitboard::EMPTY,
+            region: Bitboard::FULL,
+        }));
+    } else {
+        let pawns = 8usize.checked_sub(board.by_piece(victim.pawn()).count())?;
+        if pawns != rest {
+            return None;
+        }
+        let region = pawn_region(known, victim);
+        out.extend((0..rest).map(|_| Victim {
+            role: Role::Pawn,
+            homes: Bitboard::EMPTY,
+            region,
+        }));
+    }
+    Some(out)
+}
+
+/// The captures `color`'s pawns can make beyond those its pawns on the board need: the units the
+/// other side misses, less the captures of `color`'s pieces the pens prove, less the fewest
+/// captures of its pawns; `None` if those already overspend.
+fn spare(known: &Known<'_>, color: Color) -> Option<u32> {
+    known
+        .missing(color.other())
+        .checked_sub(known.by_pieces(color))?
+        .checked_sub(u32::from(known.captures.get(color).by_pawns))
+}
+
+/// Whether `color` can have promoted a pawn at some moment (see the module documentation).
+fn can_promote(known: &Known<'_>, color: Color) -> bool {
+    let board = known.pos.board();
+    if known.promoted.get(color).total > 0 || (known.statics.promoted & board.by_color(color)).any()
+    {
+        return true;
+    }
+    let Some(spare) = spare(known, color) else {
+        return true;
+    };
+    let walks = walls_walks(color, known.statics);
+    let last = Bitboard::from_rank(color.relative_rank(Rank::Eighth));
+    let second = color.relative_rank(Rank::Second);
+    // A pawn that promoted is not on the board: its start square holds no pawn that never moved.
+    walks.iter().zip(File::ALL).any(|(from, g)| {
+        !known
+            .statics
+            .never_moved
+            .contains(Square::from_coords(g, second))
+            && last.into_iter().any(|q| {
+                let w = from[usize::from(q)];
+                w != NO_WALK && u32::from(w) <= spare
+            })
+    })
+}
+
+/// The squares where a pawn of `color` that never promoted can have stood: ranks 2 to 7, a file
+/// at most `spare` away from a start file whose pawn is not on its square unmoved, at least as
+/// many ranks up as files across; never a static square.
+fn pawn_region(known: &Known<'_>, color: Color) -> Bitboard {
+    let spare = spare(known, color).unwrap_or(8) as i32;
+    let second = color.relative_rank(Rank::Second);
+    let mut out = Bitboard::EMPTY;
+    for g in File::ALL {
+        if known
+            .statics
+            .never_moved
+            .contains(Square::from_coords(g, second))
+        {
+            continue;
+        }
+        for f in File::ALL {
+            let across = (f as i32 - g as i32).abs();
+            if across > spare {
+                continue;
+            }
+            for up in across..6 {
+                let rank = color.relative_rank(Rank::new(1 + up as u32));
+                out.add(Square::from_coords(f, rank));
+            }
+        }
+    }
+    out & !known.statics.fixed
+}
+
+/// The squares a piece of `color` can ever have stood on: flooded by king and knight steps from
+/// the squares its pieces start, stand and promote on, through squares that are not static.
+fn piece_reach(known: &Known<'_>, color: Color) -> Bitboard {
+    let board = known.pos.board();
+    let open = !known.statics.fixed;
+    let starts = Bitboard::from_rank(color.backrank());
+    let mut seen = (starts
+        | (board.by_color(color) & !board.pawns())
+        | promotion_squares(color, known.statics.fixed))
+        & open;
+    loop {
+        let next = flood(Role::King, seen, open) | flood(Role::Knight, seen, open);
+        if next == seen {
+            return seen;
+        }
+        seen = next;
+    }
+}
+
+/// For each pawn `taker` must account for (on the board, or one per promoted unit it must have),
+/// its crossings from each start file (`None` where it cannot have started); `None` if they are
+/// more than eight.
+fn crossings(known: &Known<'_>, taker: Color) -> Option<Vec<[Option<Crossings>; 8]>> {
+    let list = items(known, taker)?;
+    let walks = walls_walks(taker, known.statics);
+    let fixed = known.statics.fixed;
+    Some(
+        list.iter()
+            .map(|item| {
+                std::array::from_fn(|g| {
+                    let cost = item.costs[g].base;
+                    if cost == NONE {
+                        return None;
+                    }
+                    let mut c = Crossings {
+                        cost,
+                        ..Crossings::default()
+                    };
+                    match item.place {
+                        Place::Board(sq) => {
+                            c.len = (sq.file() as usize).abs_diff(g);
+                            add_crossings(taker, g, sq, c.len, &mut c.land);
+                        }
+                        Place::Promoted { squares, .. } => {
+                            let ends: Vec<Square> = squares
+                                .into_iter()
+                                .filter(|&q| walks[g][usize::from(q)] != NO_WALK)
+                                .collect();
+                            c.len = ends
+                                .iter()
+                                .map(|q| (q.file() as usize).abs_diff(g))
+                                .min()
+                                .unwrap_or(0);
+                            for &q in &ends {
+                                let n = (q.file() as usize).abs_diff(g);
+                                let mut land = [Bitboard::EMPTY; 7];
+                                add_crossings(taker, g, q, n, &mut land);
+                                for (slot, l) in c.land.iter_mut().zip(land).take(c.len) {
+                                    *slot |= l;
+                                }
+                            }
+                        }
+                    }
+                    for l in &mut c.land {
+                        *l &= !fixed;
+                    }
+                    Some(c)
+                })
+            })
+            .collect(),
+    )
+}
+
+/// Adds to `land[k - 1]` the squares where a pawn of `color` from file `g` that ended on `end`
+/// (`n` files away) can have entered the `k`-th file between for the last time.
+fn add_crossings(color: Color, g: usize, end: Square, n: usize, land: &mut [Bitboard; 7]) {
+    let top = color.relative_rank(end.rank()) as usize;
+    let right = end.file() as usize > g;
+    for k in 1..=n.min(7) {
+        let file = if right { g + k } else { g - k };
+        let (lo, hi) = (1 + k, top.saturating_sub(n - k));
+        for r in lo..=hi.min(7) {
+            let rank = color.relative_rank(Rank::new(r as u32));
+            land[k - 1].add(Square::from_coords(File::new(file as u32), rank));
+        }
+    }
+}
+
+/// The enumeration of start files and the matching at each leaf.
+struct Search<'a> {
+    table: &'a [[Option<Crossings>; 8]],
+    victims: &'a [Victim],
+    /// Where a capture outside the crossings can have landed.
+    free: Bitboard,
+    missing: usize,
+    budget: u32,
+    nodes: u32,
+    /// The landing squares of the crossings chosen so far.
+    slots: Vec<Bitboard>,
+    witness: Option<Witness>,
+    found: bool,
+    gave_up: bool,
+}
+
+impl Search<'_> {
+    /// Chooses start files for the pawns from `k` on, not in `used`, at `cost` captures so far.
+    fn visit(&mut self, k: usize, used: u8, cost: u32) {
+        if self.found || self.gave_up {
+            return;
+        }
+        self.nodes += 1;
+        if self.nodes > NODE_LIMIT {
+            self.gave_up = true;
+            return;
+        }
+        let Some(row) = self.table.get(k) else {
+            self.leaf();
+            return;
+        };
+        for (g, c) in row.iter().enumerate() {
+            let Some(c) = c else { continue };
+            if used & 1 << g != 0 || cost + c.cost > self.budget {
+                continue;
+            }
+            let len = self.slots.len();
+            self.slots.extend_from_slice(&c.land[..c.len]);
+            self.visit(k + 1, used | 1 << g, cost + c.cost);
+            self.slots.truncate(len);
+        }
+    }
+
+    /// Matches the victims with the chosen crossings and the other captures.
+    fn leaf(&mut self) {
+        if self.slots.len() > self.missing {
+            return;
+        }
+        super::test_switch::count_matching();
+        let mut slots = self.slots.clone();
+        slots.resize(self.missing, self.free);
+        let adjacency: Vec<u32> = self
+            .victims
+            .iter()
+            .map(|v| {
+                slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| (v.region & **s).any())
+                    .fold(0u32, |m, (i, _)| m | 1 << i)
+            })
+            .collect();
+        match hall_witness(&adjacency, slots.len()) {
+            None => self.found = true,
+            Some((units, captures)) => {
+                if self.witness.is_none() {
+                    let victims: Vec<Victim> = (0..self.victims.len())
+                        .filter(|i| units & 1 << i != 0)
+                        .map(|i| self.victims[i])
+                        .collect();
+                    self.witness = Some(Witness {
+                        victims,
+                        captures: captures.count_ones() as usize,
+                        crossings: self.slots.iter().fold(Bitboard::EMPTY, |acc, s| acc | *s),
+                        changes: self.slots.len(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// A maximum matching of the units (rows of `adjacency`, a mask of slots each) into `slots` slots
+/// by augmenting paths; `None` if every unit is matched, else Hall's witness: the units reachable
+/// by alternating paths from an unmatched one (a mask) and their slots (a mask), fewer than they.
+fn hall_witness(adjacency: &[u32], slots: usize) -> Option<(u32, u32)> {
+    let mut owner: Vec<Option<usize>> = vec![None; slots];
+    for u in 0..adjacency.len() {
+        let mut seen = 0u32;
+        if !augment(u, adjacency, &mut owner, &mut seen) {
+            // The units and slots this failed search reached form the witness.
+            let units = owner
+                .iter()
+                .enumerate()
+                .filter(|(s, _)| seen & 1 << s != 0)
+                .filter_map(|(_, o)| *o)
+                .fold(1u32 << u, |m, o| m | 1 << o);
+            return Some((units, seen));
+        }
+    }
+    None
+}
+
+/// Tries to match unit `u`, moving earlier units along an augmenting path; `seen` collects the
+/// slots visited.
+fn augment(u: usize, adjacency: &[u32], owner: &mut [Option<usize>], seen: &mut u32) -> bool {
+    for s in 0..owner.len() {
+        if adjacency[u] & 1 << s == 0 || *seen & 1 << s != 0 {
+            continue;
+        }
+        *seen |= 1 << s;
+        let free = match owner[s] {
+            None => true,
+            Some(o) => augment(o, adjacency, owner, seen),
+        };
+        if free {
+            owner[s] = Some(u);
+            return true;
+        }
+    }
+    false
+}
+
+/// The unit `v` in words.
+fn victim_words(color: Color, v: &Victim) -> String {
+    let adj = color_adj(color);
+    match v.role {
+        Role::Pawn => format!("a {adj} pawn"),
+        Role::King => format!("a {adj} unit"),
+        role => {
+            let name = retrace_unmove::role_name(role);
+            if v.homes.more_than_one() {
+                format!("a {adj} {name} (from {})", squares_or(v.homes))
+            } else {
+                format!("the {adj} {name} from {}", squares_text(v.homes))
+            }
+        }
+    }
+}
+
+/// The [`ReasonCode::CaptureUnmatched`] reason for `victim`.
+fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
+    let units: Vec<String> = w.victims.iter().map(|v| victim_words(victim, v)).collect();
+    let missing = known.missing(victim);
+    let taker = victim.other();
+    let changes = if w.changes == 0 {
+        String::new()
+    } else {
+        format!(
+            "; its pawns' changes of file are {} of them, landing on {}",
+            w.changes,
+            squares_text(w.crossings)
+        )
+    };
+    Reason::new(
+        ReasonCode::CaptureUnmatched,
+        format!(
+            "{} misses {missing} unit{}, so {} made exactly {missing} capture{}, one for each, \
+             where it stood{changes}; but in every account of {}'s pawns, {} of those captures \
+             can have landed where {} can have died",
+            color_name(victim),
+            plural(missing),
+            color_name(taker),
+            plural(missing),
+            color_name(taker),
+            match w.captures {
+                0 => "none".to_string(),
+                n => format!("only {n}"),
+            },
+            join_and(&units)
+        ),
+        w.crossings
+            | w.victims
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, v| acc | v.homes),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hall_witness_names_units_with_too_few_slots() {
+        // Three units, three slots: units 0 and 2 can only take slot 1.
+        assert_eq!(
+            hall_witness(&[0b010, 0b111, 0b010], 3),
+            Some((0b101, 0b010))
+        );
+        // If no unit takes slot 2, three units share two slots; if unit 1 can, unit 2 takes slot 0
+        // once unit 1 moves on to slot 2 along an augmenting path.
+        assert_eq!(
+            hall_witness(&[0b010, 0b011, 0b011], 3),
+            Some((0b111, 0b011))
+        );
+        assert_eq!(hall_witness(&[0b010, 0b111, 0b011], 3), None);
+        // A unit with no slot at all is its own witness.
+        assert_eq!(hall_witness(&[0b1, 0b0], 2), Some((0b10, 0)));
+    }
+
+    #[test]
+    fn crossings_land_between_the_ranks_the_advance_allows() {
+        let mut land = [Bitboard::EMPTY; 7];
+        // A white pawn from the b-file on d5: c3 or c4, then d4 or d5.
+        add_crossings(Color::White, 1, Square::D5, 2, &mut land);
+        assert_eq!(land[0], Bitboard::from_square(Square::C3) | Square::C4);
+        assert_eq!(land[1], Bitboard::from_square(Square::D4) | Square::D5);
+        // A black pawn from the h-file on g6 captured on g6 only.
+        let mut land = [Bitboard::EMPTY; 7];
+        add_crossings(Color::Black, 7, Square::G6, 1, &mut land);
+        assert_eq!(land[0], Bitboard::from_square(Square::G6));
+    }
+}
