@@ -81,6 +81,12 @@ pub trait Pruner {
     /// with the units through every retraction and each node is judged with them (see
     /// [`retrace_legal::unit_facts`] for why that loses no history). Just as sound as
     /// [`Pruner::is_illegal`]; by default it marks nothing.
+    ///
+    /// The facts travel as the position's own marks rather than as a value passed beside it: a
+    /// [`RetroPosition`] already carries both kinds, moves a promoted mark with its unit and drops
+    /// it when the unit is unpromoted, never retracts a frozen unit, and keys both in its Zobrist
+    /// key, so the transposition tables and every rule of the analysis see them with
+    /// [`Pruner::is_illegal`] unchanged.
     fn mark_facts(&self, _pos: &mut RetroPosition) {}
 }
 
