@@ -34,6 +34,10 @@
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
+//! [`unit_facts`] hands the deductions about single units (the units proven promoted, those that
+//! never moved, each with its [`FactReason`]) to a search, which marks them on its root so that
+//! they travel with the units through every retraction.
+//!
 //! Cages ([`ReasonCode::Cage`]) are not part of [`analyze`], which the search calls at every node:
 //! [`analyze_with_cages`] adds the user's verified cages, and [`analyze_thoroughly`], for checking
 //! one position, also tries the position's small clusters of touching units as cages within a node
@@ -44,6 +48,7 @@
 mod accounting;
 pub mod cage;
 mod checks;
+mod facts;
 mod history;
 mod lookahead;
 mod material;
@@ -63,6 +68,7 @@ use shakmaty::{Bitboard, ByColor, Color};
 pub use cage::{
     analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
 };
+pub use facts::{unit_facts, FactKind, FactReason, UnitFact, UnitFacts};
 pub use pawns::{min_pawn_assignment, pawn_moves_needed};
 /// Pawn arithmetic shared with the proof-game bound: a pawn's advance, its fewest moves, and
 /// whether a structure may have come straight.

@@ -6,8 +6,8 @@
 //! 20,000. `RETRACE_SOUNDNESS_POSITIONS=N` checks N instead, and `RETRACE_SOUNDNESS_SEED=S` starts
 //! at game S.
 
-use retrace_legal::{analyze, Verdict};
-use retrace_testkit::{random_game, retro_position, Game};
+use retrace_legal::{analyze, is_illegal, unit_facts, Verdict};
+use retrace_testkit::{random_game, replay_score, retro_position, Game};
 use shakmaty::{Bitboard, ByColor, Chess, Color, Move, Position, Role, Square};
 
 /// Positions to check in a release build: five times the 200,000 the issue asks for (about ten
@@ -87,6 +87,8 @@ struct Stats {
     captures: usize,
     promoted: usize,
     pieces_never_moved: usize,
+    /// Positions where [`unit_facts`] named a promoted unit.
+    promoted_facts: usize,
 }
 
 fn check_game(game: &Game, stats: &mut Stats) {
@@ -128,6 +130,18 @@ fn check_game(game: &Game, stats: &mut Stats) {
             "{fen}: never_moved {:?} includes moved units",
             a.never_moved & !truth.unmoved
         );
+        let facts = unit_facts(&pos);
+        assert!(
+            facts.promoted().is_subset(truth.promoted),
+            "{fen}: units proven promoted {:?} were not",
+            facts.promoted() & !truth.promoted
+        );
+        assert!(
+            facts.never_moved().is_subset(truth.unmoved),
+            "{fen}: units proven never moved {:?} moved",
+            facts.never_moved() & !truth.unmoved
+        );
+        stats.promoted_facts += usize::from(facts.promoted().any());
         stats.positions += 1;
         stats.captures += usize::from(a.captures.white.total + a.captures.black.total > 0);
         stats.promoted += usize::from(a.promoted.white + a.promoted.black > 0);
@@ -161,6 +175,117 @@ fn no_false_illegal_on_random_games() {
         stats.pieces_never_moved > stats.positions / 100,
         "{stats:?}"
     );
+    assert!(stats.promoted_facts > stats.positions / 1000, "{stats:?}");
+}
+
+/// The record of `game` after each ply: `truths[i]` after its first `i` moves.
+fn truths(game: &Game) -> Vec<Truth> {
+    let mut out = vec![Truth::start()];
+    for (i, &m) in game.moves.iter().enumerate() {
+        let mut next = out[i];
+        next.play(game.positions[i].turn(), m);
+        out.push(next);
+    }
+    out
+}
+
+/// What [`travel_back`] did: positions reached, and whether the root got marks, promoted ones.
+#[derive(Clone, Copy, Debug, Default)]
+struct Travel {
+    travelled: usize,
+    marked: usize,
+    promoted: usize,
+}
+
+/// Marks the facts of the position after `end` plies of `game` on it and retracts the real moves
+/// back to ply `start`, the marks carried along: every real last move must be among the
+/// retractions, no position reached may be called illegal, and its marks must be true of it (a
+/// unit marked promoted is a promoted unit, a unit marked frozen never moved).
+fn travel_back(game: &Game, truths: &[Truth], end: usize, start: usize, out: &mut Travel) {
+    let mut pos = retro_position(&game.positions[end]);
+    let added = unit_facts(&pos).mark(&mut pos);
+    out.marked += usize::from(added.any());
+    out.promoted += usize::from(pos.promoted().any());
+    for j in (start..end).rev() {
+        let fen = pos.fen();
+        let real = game.moves[j];
+        let Some(r) = pos.retractions().into_iter().find(|r| r.forward() == real) else {
+            panic!("{fen}: the real last move {real} is not retractable with the marks");
+        };
+        pos.retract_in_place(r);
+        let truth = truths[j];
+        assert!(
+            pos.promoted().is_subset(truth.promoted),
+            "{}: marked promoted but not: {:?}",
+            pos.fen(),
+            pos.promoted() & !truth.promoted
+        );
+        assert!(
+            pos.frozen().is_subset(truth.unmoved),
+            "{}: marked frozen but moved: {:?}",
+            pos.fen(),
+            pos.frozen() & !truth.unmoved
+        );
+        assert!(
+            !is_illegal(&pos),
+            "false illegal with travelled marks {}: {:?}",
+            pos.fen(),
+            analyze(&pos).reasons
+        );
+        out.travelled += 1;
+    }
+}
+
+/// The facts of a position marked on it travel back along the real game (issue 11, "identity
+/// that travels"): see [`travel_back`]. From every seventh position of each game, and every one
+/// with a unit proven promoted, six real moves back.
+#[test]
+fn travelling_facts_keep_real_games() {
+    let games = if cfg!(debug_assertions) { 40 } else { 1500 };
+    let mut travel = Travel::default();
+    for seed in 0..games {
+        let game = random_game(20_000 + seed, 60 + (seed as usize * 53) % 200);
+        let truths = truths(&game);
+        for end in 8..game.positions.len() {
+            let promoted = unit_facts(&retro_position(&game.positions[end]))
+                .promoted()
+                .any();
+            if end % 7 == 0 || promoted {
+                travel_back(&game, &truths, end, end - 6, &mut travel);
+            }
+        }
+    }
+    eprintln!("{travel:?}");
+    assert!(travel.marked > travel.travelled / 200, "{travel:?}");
+    // (A debug build plays too few games to be sure of one.)
+    if !cfg!(debug_assertions) {
+        assert!(travel.promoted >= 100, "{travel:?}");
+    }
+}
+
+/// The published proof games (composed games, rich in promotions and units that never moved):
+/// the facts of each final position travel back along the whole game to the initial array.
+#[test]
+fn travelling_facts_keep_the_published_proof_games() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../positions/corpora/published-problems.jsonl"
+    );
+    let text = std::fs::read_to_string(path).expect("the corpus");
+    let (mut games, mut travel) = (0, Travel::default());
+    for line in text.lines().filter(|l| l.contains("\"proof_game\"")) {
+        let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        let answer = problem["answer"]
+            .as_str()
+            .expect("a proof game has its game");
+        let game = replay_score(answer);
+        let truths = truths(&game);
+        travel_back(&game, &truths, game.moves.len(), 0, &mut travel);
+        games += 1;
+    }
+    eprintln!("{games} proof games: {travel:?}");
+    assert!(games >= 70, "{games} proof games");
+    assert!(travel.marked > 0 && travel.promoted > 0, "{travel:?}");
 }
 
 /// The check rules and the retraction generator must agree: whenever a check rule proves a position

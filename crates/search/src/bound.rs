@@ -385,7 +385,7 @@ fn moves_needed_with(pos: &RetroPosition, capture_squares: bool) -> ByColor<u32>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use retrace_testkit::{random_game, retro_position};
+    use retrace_testkit::{random_game, replay_score, retro_position};
     use shakmaty::{Move, Position};
 
     fn needed(fen: &str) -> ByColor<u32> {
@@ -440,7 +440,6 @@ mod tests {
     /// moves played.
     #[test]
     fn moves_needed_holds_along_the_published_proof_games() {
-        use shakmaty::{san::San, Chess};
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../positions/corpora/published-problems.jsonl"
@@ -450,17 +449,10 @@ mod tests {
         for line in text.lines().filter(|l| l.contains("\"proof_game\"")) {
             let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
             let answer = problem["answer"].as_str().expect("answer");
-            let mut game = Chess::default();
-            let moves = answer
-                .split_whitespace()
-                .map(|w| w.rsplit('.').next().unwrap_or(w))
-                .filter(|w| !w.is_empty());
-            for (ply, word) in moves.enumerate() {
-                let san: San = word.parse().expect("SAN");
-                let m = san.to_move(&game).expect("the published game is legal");
-                game.play_unchecked(m);
-                let ply = ply as u32 + 1;
-                let bound = moves_needed(&retro_position(&game));
+            let game = replay_score(answer);
+            for (ply, pos) in game.positions.iter().enumerate().skip(1) {
+                let ply = ply as u32;
+                let bound = moves_needed(&retro_position(pos));
                 assert!(
                     bound.white <= ply.div_ceil(2) && bound.black <= ply / 2,
                     "{} after {ply} plies: {bound:?}",

@@ -75,6 +75,19 @@ pub trait Pruner {
     ) -> Option<Reason> {
         None
     }
+
+    /// Marks on `pos`, the root of a search, facts about its units that hold in every game
+    /// reaching it (units proven promoted, units that never moved), so that the marks travel
+    /// with the units through every retraction and each node is judged with them (see
+    /// [`retrace_legal::unit_facts`] for why that loses no history). Just as sound as
+    /// [`Pruner::is_illegal`]; by default it marks nothing.
+    ///
+    /// The facts travel as the position's own marks rather than as a value passed beside it: a
+    /// [`RetroPosition`] already carries both kinds, moves a promoted mark with its unit and drops
+    /// it when the unit is unpromoted, never retracts a frozen unit, and keys both in its Zobrist
+    /// key, so the transposition tables and every rule of the analysis see them with
+    /// [`Pruner::is_illegal`] unchanged.
+    fn mark_facts(&self, _pos: &mut RetroPosition) {}
 }
 
 /// Prunes nothing: the search then relies on retractions alone.
@@ -116,6 +129,8 @@ pub struct LegalPruner<'c> {
     finding: Option<AutoLimits>,
     /// Nodes of the closure attempt; `None` turns it off.
     closure: Option<u64>,
+    /// Whether the root's facts about units are marked on it ([`Pruner::mark_facts`]).
+    facts: bool,
 }
 
 impl Default for LegalPruner<'static> {
@@ -139,6 +154,7 @@ impl<'c> LegalPruner<'c> {
             cages: store,
             finding: Some(SEARCH_CAGE_LIMITS),
             closure: Some(PROVE_CLOSURE_NODES),
+            facts: true,
         }
     }
 
@@ -149,6 +165,13 @@ impl<'c> LegalPruner<'c> {
             finding: limits,
             ..self
         }
+    }
+
+    /// The same pruner with the root's facts about units marked on it or not (they are by
+    /// default): off, the search is weaker, never wrong; for benchmarks and comparisons.
+    #[must_use]
+    pub fn with_unit_facts(self, on: bool) -> LegalPruner<'c> {
+        LegalPruner { facts: on, ..self }
     }
 
     /// The same pruner with another node cap for the closure attempt, or none (`None`).
@@ -191,6 +214,12 @@ impl Pruner for LegalPruner<'_> {
         closure(pos, self.cages, max_nodes, cancel)
             .closed
             .map(|c| c.reason())
+    }
+
+    fn mark_facts(&self, pos: &mut RetroPosition) {
+        if self.facts {
+            retrace_legal::unit_facts(pos).mark(pos);
+        }
     }
 }
 
@@ -326,12 +355,13 @@ pub struct Solutions {
 /// assert!(found.count > 0);
 /// ```
 pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P) -> Solutions {
-    let root = with_policy(pos, params.no_uncapture);
+    let mut root = with_policy(pos, params.no_uncapture);
     let lost = if params.facts.exact_castling {
         LostRights::of(&root)
     } else {
         LostRights::default()
     };
+    pruner.mark_facts(&mut root);
     let mut search = Search::new(pruner, params);
     if !pruner.is_illegal(&root) {
         search.collect(&root, 0, lost);
@@ -522,6 +552,11 @@ fn prove_in<P: Pruner>(
             closure: Some(reason),
         };
     }
+    // The root's facts about units travel down every line (the closure above was asked of the
+    // position as given, so that it finds `check`'s verdict in the store's cache).
+    let mut root = pos.clone();
+    pruner.mark_facts(&mut root);
+    let pos = &root;
     // The position itself is the root of every line: no line may come back to it.
     search.enter(pos, LostRights::default(), 1);
     let mut tries = Vec::new();

@@ -7,7 +7,7 @@
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use retrace_unmove::RetroPosition;
-use shakmaty::{fen::Fen, Chess, EnPassantMode, Move, Position, Role};
+use shakmaty::{fen::Fen, san::SanPlus, Chess, EnPassantMode, Move, Position, Role};
 
 /// A game from the initial position: `positions[i + 1]` is `positions[i]` after `moves[i]`.
 #[derive(Clone, Debug)]
@@ -81,6 +81,32 @@ pub fn random_game(seed: u64, max_plies: usize) -> Game {
         }
         pos.play_unchecked(chosen);
         game.moves.push(chosen);
+        game.positions.push(pos.clone());
+    }
+    game
+}
+
+/// The game of a published score (`1. e4 e5 2.Qh5`: move numbers glued on or not, check marks
+/// allowed) replayed from the initial position; a move that does not parse or play panics with the
+/// score's word (a test's own data).
+#[must_use]
+pub fn replay_score(score: &str) -> Game {
+    let mut pos = Chess::default();
+    let mut game = Game {
+        positions: vec![pos.clone()],
+        moves: Vec::new(),
+    };
+    let words = score
+        .split_whitespace()
+        .map(|w| w.rsplit('.').next().unwrap_or(w))
+        .filter(|w| !w.is_empty());
+    for word in words {
+        let m = SanPlus::from_ascii(word.as_bytes())
+            .ok()
+            .and_then(|san| san.san.to_move(&pos).ok())
+            .unwrap_or_else(|| panic!("{word} does not play in {score}"));
+        pos.play_unchecked(m);
+        game.moves.push(m);
         game.positions.push(pos.clone());
     }
     game

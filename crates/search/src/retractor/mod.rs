@@ -145,6 +145,10 @@ pub fn solve_retractor<P: Pruner>(
     if pos.retracting() != Color::White {
         return Err(RetractorError::BlackRetracts);
     }
+    // The position's facts about units travel down every retraction (see `Pruner::mark_facts`).
+    let mut root = pos.clone();
+    pruner.mark_facts(&mut root);
+    let pos = &root;
     let budget = Budget::new(params.max_nodes, params.cancel, params.progress);
     let mut game = Game::new(pruner, params.kind, params.goal, budget);
     let left = params.retractions;

@@ -67,7 +67,7 @@ fn normalise(line: &[String]) -> Vec<String> {
 }
 
 /// Whether a history of `1 + extra` plies exists (the position itself passing the analysis).
-fn has_history(pos: &RetroPosition, cages: &CageStore, nodes: &mut u64) -> Option<bool> {
+fn has_history(pos: &RetroPosition, pruner: &LegalPruner<'_>, nodes: &mut u64) -> Option<bool> {
     let params = SolveParams {
         depth: 1,
         extra: DEFAULT_EXTRA - 1,
@@ -75,7 +75,7 @@ fn has_history(pos: &RetroPosition, cages: &CageStore, nodes: &mut u64) -> Optio
         max_nodes: Some(BUDGET),
         ..SolveParams::default()
     };
-    let found = solve(pos, params, &LegalPruner::with_cages(cages));
+    let found = solve(pos, params, pruner);
     *nodes += found.nodes;
     if found.lines.is_empty() && !found.complete {
         return None;
@@ -83,12 +83,20 @@ fn has_history(pos: &RetroPosition, cages: &CageStore, nodes: &mut u64) -> Optio
     Some(!found.lines.is_empty())
 }
 
+#[allow(dead_code)] // the benchmark judges through `judge_with`
 pub fn judge(problem: &Problem) -> Outcome {
+    judge_with(problem, true)
+}
+
+/// [`judge`], with the root's facts about units travelling or not
+/// ([`LegalPruner::with_unit_facts`]).
+pub fn judge_with(problem: &Problem, facts: bool) -> Outcome {
     let mut cages = CageStore::new();
     for line in &problem.cages {
         let cage = Cage::parse_line(line).expect("a cage of the file parses");
         cages.insert(cage).expect("a cage of the file verifies");
     }
+    let pruner = LegalPruner::with_cages(&cages).with_unit_facts(facts);
     let retract = problem.retract.as_deref().map(color);
     let mut nodes = 0;
     match problem.stipulation.as_str() {
@@ -100,7 +108,7 @@ pub fn judge(problem: &Problem) -> Outcome {
                 max_nodes: Some(BUDGET),
                 ..SolveParams::default()
             };
-            let found = solve(&pos, params, &LegalPruner::with_cages(&cages));
+            let found = solve(&pos, params, &pruner);
             let got: BTreeSet<Vec<String>> = found
                 .lines
                 .iter()
@@ -141,7 +149,7 @@ pub fn judge(problem: &Problem) -> Outcome {
         }
         "illegal" => {
             let pos = RetroPosition::parse(&problem.fen, retract).expect("the FEN sets up");
-            let verdict = has_history(&pos, &cages, &mut nodes);
+            let verdict = has_history(&pos, &pruner, &mut nodes);
             Outcome {
                 exact: verdict == Some(false),
                 detail: format!("history: {verdict:?}"),
@@ -159,7 +167,7 @@ pub fn judge(problem: &Problem) -> Outcome {
             let mut decided = true;
             for side in Color::ALL {
                 if let Ok(pos) = RetroPosition::from_board_fen(board, side) {
-                    match has_history(&pos, &cages, &mut nodes) {
+                    match has_history(&pos, &pruner, &mut nodes) {
                         Some(true) => possible.push(side),
                         Some(false) => {}
                         None => decided = false,

@@ -208,6 +208,10 @@ impl Pruner for Timed<'_> {
         self.times.borrow_mut().push(start.elapsed());
         found
     }
+
+    fn mark_facts(&self, pos: &mut RetroPosition) {
+        self.inner.mark_facts(pos);
+    }
 }
 
 /// Judges problems with one cage store and one setting of the cage attempt.
@@ -215,6 +219,8 @@ pub struct Judge<'s> {
     pub store: &'s CageStore,
     /// Limits of the cage attempt in the search (`None`: off).
     pub finding: Option<AutoLimits>,
+    /// Whether the root's facts about units travel ([`LegalPruner::with_unit_facts`]).
+    pub facts: bool,
     /// Time of each cage attempt the searches made.
     pub attempts: RefCell<Vec<Duration>>,
     /// Nodes of every search.
@@ -227,6 +233,7 @@ impl<'s> Judge<'s> {
         Judge {
             store,
             finding: Some(retrace_search::SEARCH_CAGE_LIMITS),
+            facts: true,
             attempts: RefCell::new(Vec::new()),
             nodes: RefCell::new(0),
         }
@@ -253,7 +260,9 @@ impl<'s> Judge<'s> {
             ..SolveParams::default()
         };
         let pruner = Timed {
-            inner: LegalPruner::with_cages(self.store).with_cage_finding(self.finding),
+            inner: LegalPruner::with_cages(self.store)
+                .with_cage_finding(self.finding)
+                .with_unit_facts(self.facts),
             times: &self.attempts,
         };
         let found = solve(&pos, params, &pruner);
