@@ -245,7 +245,13 @@ impl Session {
             text.push_str(" (no history leads here: this position is illegal)");
         }
         if self.is_illegal() {
-            text.push_str("\nThis line is marked ILLEGAL: an earlier position was proven illegal.");
+            // The mark passes down the line from the first position proven illegal.
+            let earlier = self.current > 0 && self.line[self.current - 1].illegal;
+            text.push_str(if earlier {
+                "\nThis line is marked ILLEGAL: an earlier position was proven illegal."
+            } else {
+                "\nThis line is marked ILLEGAL from this position on."
+            });
         }
         text
     }

@@ -168,7 +168,7 @@ fn list_check_and_solve_in_the_repl() {
     golden(
         "repl_check_illegal.txt",
         &[],
-        &format!("fen {KING_LEFT_IN_CHECK}\ncheck\nfen {CAGED_ROOK}\ncheck\n"),
+        &format!("fen {KING_LEFT_IN_CHECK}\ncheck\nfen {CAGED_ROOK}\ncheck\nretract 1\n"),
     );
     golden(
         "repl_kings.txt",
