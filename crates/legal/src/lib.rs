@@ -86,6 +86,9 @@ pub struct Analyzer {
     /// Whether the matching of missing units with captures ([`ReasonCode::CaptureUnmatched`])
     /// runs (on by default).
     matching: bool,
+    /// Whether that matching orders the captures against the single steps of pawns of known
+    /// history (on by default).
+    timing: bool,
 }
 
 impl Default for Analyzer {
@@ -102,6 +105,7 @@ impl Analyzer {
             pawns: pawns::PawnCache::new(),
             accounting: true,
             matching: true,
+            timing: true,
         }
     }
 
@@ -116,6 +120,13 @@ impl Analyzer {
     /// off; it is on by default. Off, the analysis is weaker, never wrong: for benchmarks.
     pub fn set_matching(&mut self, on: bool) {
         self.matching = on;
+    }
+
+    /// Turns the timing of that matching (which captures came before the single step of a pawn
+    /// of known history, and where their victims can have been by then) on or off; it is on by
+    /// default. Off, the analysis is weaker, never wrong: for benchmarks.
+    pub fn set_timing(&mut self, on: bool) {
+        self.timing = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -196,7 +207,7 @@ impl Analyzer {
             accounting::global_accounting(&known, out);
         }
         if out.is_empty() && self.matching {
-            accounting::unmatched_captures(&known, out);
+            accounting::unmatched_captures(&known, self.timing, out);
         }
         analysis
     }
