@@ -326,4 +326,66 @@ pub(super) mod test_switch {
             "{matchings} matchings"
         );
     }
+
+    /// Games in which pawns capture pieces and step once from their start squares far more often
+    /// than anything else: the positions where the matching orders captures against single steps
+    /// ([`super::matching`]'s timing), which the games above rarely reach. The matching runs
+    /// ungated on every position, and must never call one illegal.
+    #[cfg(test)]
+    #[test]
+    fn never_false_on_pawn_capture_games_with_timing() {
+        use crate::{Analyzer, ReasonCode};
+        use shakmaty::{Move, Position, Rank, Role};
+        let weight = |pos: &shakmaty::Chess, m: Move| match m {
+            Move::Normal {
+                role: Role::Pawn,
+                capture: Some(_),
+                ..
+            } => 300,
+            Move::Normal {
+                role: Role::Pawn,
+                from,
+                to,
+                ..
+            } => {
+                let second = pos.turn().relative_rank(Rank::Second);
+                match (from.rank() == second, from.rank().distance(to.rank())) {
+                    (true, 1) => 40,
+                    (_, 2) => 1,
+                    _ => 20,
+                }
+            }
+            Move::Normal {
+                capture: Some(_), ..
+            } => 8,
+            _ => 4,
+        };
+        UNGATED.with(|u| u.set(true));
+        let before = (
+            MATCHINGS.with(std::cell::Cell::get),
+            TIMED.with(std::cell::Cell::get),
+        );
+        let mut analyzer = Analyzer::new();
+        let games = if cfg!(debug_assertions) { 20 } else { 1500 };
+        let mut positions = 0;
+        for seed in 0..games {
+            let game =
+                retrace_testkit::random_game_with(seed, 40 + (seed as usize * 7) % 160, weight);
+            for pos in game.positions.iter().map(retrace_testkit::retro_position) {
+                positions += 1;
+                let a = analyzer.analyze(&pos);
+                assert!(
+                    !a.has(ReasonCode::CaptureUnmatched) && !a.has(ReasonCode::CapturesUnaccounted),
+                    "false illegal (seed {seed}): {:?}",
+                    a.reasons
+                );
+            }
+        }
+        UNGATED.with(|u| u.set(false));
+        let matchings = MATCHINGS.with(std::cell::Cell::get) - before.0;
+        let timed = TIMED.with(std::cell::Cell::get) - before.1;
+        eprintln!("{positions} positions, {matchings} matchings, {timed} of them timed");
+        // Some 200 of the matchings in release order captures against steps.
+        assert!(cfg!(debug_assertions) || timed > 100, "{timed} timed");
+    }
 }
