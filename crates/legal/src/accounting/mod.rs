@@ -293,16 +293,21 @@ pub(super) mod test_switch {
         RUNS.with(|r| r.set(r.get() + 1));
     }
 
+    /// Analyses every position of the games `game(0..games)` with the gates lifted, asserting
+    /// that neither the accounting nor the matching calls one illegal; returns how many there were.
     #[cfg(test)]
-    #[test]
-    fn never_false_on_random_games_even_ungated() {
+    fn ungated_on_games(games: u64, game: impl Fn(u64) -> retrace_testkit::Game) -> usize {
         use crate::{Analyzer, ReasonCode};
         UNGATED.with(|u| u.set(true));
         let mut analyzer = Analyzer::new();
-        let games = if cfg!(debug_assertions) { 20 } else { 1000 };
+        let mut positions = 0;
         for seed in 0..games {
-            let game = retrace_testkit::random_game(seed, 40 + (seed as usize * 37) % 260);
-            for pos in game.positions.iter().map(retrace_testkit::retro_position) {
+            for pos in game(seed)
+                .positions
+                .iter()
+                .map(retrace_testkit::retro_position)
+            {
+                positions += 1;
                 let a = analyzer.analyze(&pos);
                 assert!(
                     !a.has(ReasonCode::CapturesUnaccounted) && !a.has(ReasonCode::CaptureUnmatched),
@@ -312,6 +317,16 @@ pub(super) mod test_switch {
             }
         }
         UNGATED.with(|u| u.set(false));
+        positions
+    }
+
+    #[cfg(test)]
+    #[test]
+    fn never_false_on_random_games_even_ungated() {
+        let games = if cfg!(debug_assertions) { 20 } else { 1000 };
+        ungated_on_games(games, |seed| {
+            retrace_testkit::random_game(seed, 40 + (seed as usize * 37) % 260)
+        });
         // The enumeration really ran on legal positions with pawns that may have passed (some
         // 9,000 times in release).
         let runs = RUNS.with(std::cell::Cell::get);
@@ -334,7 +349,6 @@ pub(super) mod test_switch {
     #[cfg(test)]
     #[test]
     fn never_false_on_pawn_capture_games_with_timing() {
-        use crate::{Analyzer, ReasonCode};
         use shakmaty::{Move, Position, Rank, Role};
         let weight = |pos: &shakmaty::Chess, m: Move| match m {
             Move::Normal {
@@ -360,28 +374,14 @@ pub(super) mod test_switch {
             } => 8,
             _ => 4,
         };
-        UNGATED.with(|u| u.set(true));
         let before = (
             MATCHINGS.with(std::cell::Cell::get),
             TIMED.with(std::cell::Cell::get),
         );
-        let mut analyzer = Analyzer::new();
         let games = if cfg!(debug_assertions) { 20 } else { 1500 };
-        let mut positions = 0;
-        for seed in 0..games {
-            let game =
-                retrace_testkit::random_game_with(seed, 40 + (seed as usize * 7) % 160, weight);
-            for pos in game.positions.iter().map(retrace_testkit::retro_position) {
-                positions += 1;
-                let a = analyzer.analyze(&pos);
-                assert!(
-                    !a.has(ReasonCode::CaptureUnmatched) && !a.has(ReasonCode::CapturesUnaccounted),
-                    "false illegal (seed {seed}): {:?}",
-                    a.reasons
-                );
-            }
-        }
-        UNGATED.with(|u| u.set(false));
+        let positions = ungated_on_games(games, |seed| {
+            retrace_testkit::random_game_with(seed, 40 + (seed as usize * 7) % 160, weight)
+        });
         let matchings = MATCHINGS.with(std::cell::Cell::get) - before.0;
         let timed = TIMED.with(std::cell::Cell::get) - before.1;
         eprintln!("{positions} positions, {matchings} matchings, {timed} of them timed");
