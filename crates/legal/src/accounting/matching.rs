@@ -229,6 +229,7 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
     let victims = victims(known, victim, missing, room)?;
     let all = !known.statics.fixed;
     let everywhere = victims.iter().all(|v| all.is_subset(v.region));
+    let timing = timing && may_order(known.pos.board(), taker);
     if everywhere && !timing {
         return None;
     }
@@ -268,7 +269,12 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
     }
     // Each game follows one branch: the rule holds if every branch fails.
     let mut witness = None;
-    for (run, moves) in history::branches(known, victim).iter().enumerate() {
+    let branches = history::branches(known, victim);
+    // A branch with no pawn beyond those known is the search above.
+    if branches.iter().any(|moves| moves.len() == base.len()) {
+        return None;
+    }
+    for (run, moves) in branches.iter().enumerate() {
         if run == MAX_BRANCHES {
             return None;
         }
@@ -287,6 +293,22 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
         }
     }
     witness
+}
+
+/// Whether some crossing of `taker`'s pawns on the board can be ordered against a single step
+/// ([`timing::crossing_order`]): a pawn that stood on the square a pawn on its third rank stepped
+/// onto went on past it, so some pawn of `taker` stands further up the board than that square.
+fn may_order(board: &shakmaty::Board, taker: Color) -> bool {
+    let thirds = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
+        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
+    let up = |sq: Square| taker.relative_rank(sq.rank());
+    let Some(lowest) = thirds.into_iter().map(up).min() else {
+        return false;
+    };
+    board
+        .by_piece(taker.pawn())
+        .into_iter()
+        .any(|q| up(q) > lowest)
 }
 
 /// The missing units of `victim` with their regions, `missing` in all; `None` if the counts
