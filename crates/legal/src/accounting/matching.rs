@@ -46,6 +46,13 @@
 //!
 //! The choices are enumerated like the accounting's (branch and bound within a node limit, else
 //! the rule gives up); each is matched by augmenting paths over at most 16 units.
+//!
+//! *When.* With timing on, each crossing also knows the single steps of pawns of known history
+//! it came before, and a unit can only be matched with such a capture where it can have stood
+//! before those steps ([`timing`], with its proof). A choice whose crossings contradict the order
+//! of a step is no game. The base search uses the pawns whose origin is known; if it matches, the
+//! search is repeated in each branch of the victim's pawns on their third rank with several
+//! origins ([`history::branches`]), and the rule holds only if every branch fails.
 
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
