@@ -29,6 +29,13 @@
 //! left `s` by that crossing. After its last crossing, `Q` walked straight up its file to where it
 //! stands, through every square from the highest landing square of that crossing up.
 //!
+//! *The last file.* Walking up its last file from its last landing square, `Q` stood on every
+//! square up to where it stands (after a capture no double step is left). A step whose two squares
+//! both lie on that walk is a straight one, its squares next to each other: `Q` met either
+//! `t.from` first (after `T`, then `t.to` before `T`) or stepped from `t.to` (left before `T`)
+//! onto `t.from` (reached after `T`), and neither can be. Such landing squares are dropped; none
+//! left means `Q` did not start on that file.
+//!
 //! So, for one pawn `Q` of the board: a crossing landing only on `t.to` and every crossing before
 //! it came before `T`, and so did the next one if it left `t.to`; if `Q` passed `t.to` after its
 //! last crossing, all its crossings came before `T`; a crossing landing only on `t.from` and every
@@ -69,6 +76,19 @@ pub(super) fn crossing_order(
     let n = land.len().min(7);
     let up = |sq: Square| color.relative_rank(sq.rank()) as u32;
     let top = |b: Bitboard| b.into_iter().map(up).max();
+    // The last crossing lands only where the walk up from it keeps the order of every step.
+    let mut land: [Bitboard; 7] = std::array::from_fn(|k| land.get(k).copied().unwrap_or_default());
+    if n > 0 {
+        let last = &mut land[n - 1];
+        let kept: Bitboard = last
+            .into_iter()
+            .filter(|&s| walk_keeps_order(color, s, end, timed))
+            .collect();
+        if last.any() && kept.is_empty() {
+            return None;
+        }
+        *last = kept;
+    }
     for (i, t) in timed.iter().enumerate().take(16) {
         if t.to == end {
             continue;
@@ -104,6 +124,19 @@ pub(super) fn crossing_order(
         .zip(after)
         .all(|(b, a)| b & a == 0)
         .then_some(before)
+}
+
+/// Whether a pawn of `color` that walked straight up from `s` to `end` (standing on every square
+/// between: after a capture no double step is left) can have done so around the steps of `timed`.
+/// It stood on `t.from` only after `t`'s step and left `t.to` before it; both squares of a step on
+/// its walk are next to each other (a straight step), so it either met `t.from` first or stepped
+/// from `t.to` straight onto `t.from`, and neither can be.
+fn walk_keeps_order(color: Color, s: Square, end: Square, timed: &[Timed]) -> bool {
+    let up = |sq: Square| color.relative_rank(sq.rank()) as u32;
+    let on_walk = |sq: Square| sq.file() == end.file() && up(s) <= up(sq) && up(sq) <= up(end);
+    timed
+        .iter()
+        .all(|t| t.to == end || !(on_walk(t.to) && on_walk(t.from)))
 }
 
 /// The squares occupied from the start until the move `t` of `victim`'s game at least: the static
@@ -198,6 +231,60 @@ mod tests {
             crossing_order(Color::Black, Square::D3, &land, &moves).expect("order")[0],
             0
         );
+    }
+
+    #[test]
+    fn a_walk_up_the_last_file_keeps_the_order_of_the_steps_on_it() {
+        // A white pawn on c7 from the f-file entered the c-file on c5, c6 or c7. Black's c-pawn
+        // stepped c7-c6: entering below c7, the pawn stood on c6 before that step and on c7
+        // after it, moving from one to the other; so it landed on c7, after the step.
+        let land = [
+            Bitboard::from_square(Square::E3)
+                .with(Square::E4)
+                .with(Square::E5),
+            Bitboard::from_square(Square::D4)
+                .with(Square::D5)
+                .with(Square::D6),
+            Bitboard::from_square(Square::C5)
+                .with(Square::C6)
+                .with(Square::C7),
+        ];
+        let c6 = timed(Color::Black, Square::C7, Square::C6);
+        assert!(walk_keeps_order(
+            Color::White,
+            Square::C7,
+            Square::C7,
+            &[c6]
+        ));
+        assert!(!walk_keeps_order(
+            Color::White,
+            Square::C6,
+            Square::C7,
+            &[c6]
+        ));
+        assert!(!walk_keeps_order(
+            Color::White,
+            Square::C5,
+            Square::C7,
+            &[c6]
+        ));
+        assert_eq!(
+            crossing_order(Color::White, Square::C7, &land, &[c6]),
+            Some([0; 7])
+        );
+        // With d7-d6 as well and the pawn on c6 from d7 instead, nothing is ordered.
+        let d6 = timed(Color::Black, Square::D7, Square::C6);
+        assert!(walk_keeps_order(
+            Color::White,
+            Square::C5,
+            Square::C7,
+            &[d6]
+        ));
+        // On its own file: a white pawn on d7 that entered the d-file below d6, where a black
+        // pawn stepped straight from d7, cannot be.
+        let land = [Bitboard::from_square(Square::D4).with(Square::D5)];
+        let d7 = timed(Color::Black, Square::D7, Square::D6);
+        assert_eq!(crossing_order(Color::White, Square::D7, &land, &[d7]), None);
     }
 
     #[test]
