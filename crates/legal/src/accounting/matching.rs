@@ -164,10 +164,7 @@ impl Setup<'_> {
             .map(|row| {
                 row.map(|c| {
                     let mut c = c?;
-                    let Some(end) = c.end else {
-                        return Some(c);
-                    };
-                    c.before = timing::crossing_order(taker, end, &c.land[..c.len], moves)?;
+                    c.before = timing::crossing_order(taker, c.end, &c.land[..c.len], moves)?;
                     Some(c)
                 })
             })
@@ -236,7 +233,8 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
     let victims = victims(known, victim, missing, room)?;
     let all = !known.statics.fixed;
     let everywhere = victims.iter().all(|v| all.is_subset(v.region));
-    let timing = timing && may_order(known.pos.board(), taker);
+    let timing =
+        timing && (known.promoted.get(taker).total > 0 || may_order(known.pos.board(), taker));
     if everywhere && !timing {
         return None;
     }
@@ -304,7 +302,8 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
 
 /// Whether some crossing of `taker`'s pawns on the board can be ordered against a single step
 /// ([`timing::crossing_order`]): a pawn that stood on the square a pawn on its third rank stepped
-/// onto went on past it, so some pawn of `taker` stands further up the board than that square.
+/// onto went on past it, so some pawn of `taker` stands further up the board than that square
+/// (or promoted, which the caller asks apart).
 fn may_order(board: &shakmaty::Board, taker: Color) -> bool {
     let thirds = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));

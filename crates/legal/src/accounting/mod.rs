@@ -352,6 +352,9 @@ pub(super) mod test_switch {
         use shakmaty::{Move, Position, Rank, Role};
         let weight = |pos: &shakmaty::Chess, m: Move| match m {
             Move::Normal {
+                promotion: Some(_), ..
+            } => 300,
+            Move::Normal {
                 role: Role::Pawn,
                 capture: Some(_),
                 ..

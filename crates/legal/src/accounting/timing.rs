@@ -40,8 +40,10 @@
 //! it came before `T`, and so did the next one if it left `t.to`; if `Q` passed `t.to` after its
 //! last crossing, all its crossings came before `T`; a crossing landing only on `t.from` and every
 //! crossing after it came after `T`. A crossing both before and after `T` means that `Q` did not
-//! start on that file in this branch. (Pawns that promoted are left alone, which only allows
-//! more.)
+//! start on that file in this branch. A pawn that promoted is one too (it was a pawn until it
+//! promoted, and is not `t`), but for its last file, which may be one of several: its crossings
+//! are the first ones towards every promotion square it can have used, and a single landing
+//! square for all of them is where it stood.
 //!
 //! *The victims of the early captures.* A capture made before `T` took a unit whose whole life
 //! was before `T`: every square it stood on was reached through squares that were not occupied
@@ -62,12 +64,13 @@ use crate::statics::{flood_until, home_role, steps, Timed, TimedList, Until};
 /// A set of pawn moves, as bits of their indices in a list of [`Timed`] pawns (at most 16).
 pub(super) type Moves = u16;
 
-/// For each crossing of a pawn of `color` now on `end` whose crossings land on `land` (in order):
-/// the moves of `timed` it came before (see the module documentation); `None` if some crossing
-/// came both before and after one of them, so the pawn cannot have started on that file.
+/// For each crossing of a pawn of `color` now on `end` (`None` for a pawn that promoted) whose
+/// crossings land on `land` (in order): the moves of `timed` it came before (see the module
+/// documentation); `None` if some crossing came both before and after one of them, so the pawn
+/// cannot have started on that file.
 pub(super) fn crossing_order(
     color: Color,
-    end: Square,
+    end: Option<Square>,
     land: &[Bitboard],
     timed: &[Timed],
 ) -> Option<[Moves; 7]> {
@@ -78,7 +81,7 @@ pub(super) fn crossing_order(
     let top = |b: Bitboard| b.into_iter().map(up).max();
     // The last crossing lands only where the walk up from it keeps the order of every step.
     let mut land: [Bitboard; 7] = std::array::from_fn(|k| land.get(k).copied().unwrap_or_default());
-    if n > 0 {
+    if let (Some(end), true) = (end, n > 0) {
         let last = &mut land[n - 1];
         let kept: Bitboard = last
             .into_iter()
@@ -90,7 +93,7 @@ pub(super) fn crossing_order(
         *last = kept;
     }
     for (i, t) in timed.iter().enumerate().take(16) {
-        if t.to == end {
+        if end == Some(t.to) {
             continue;
         }
         let bit: Moves = 1 << i;
@@ -112,7 +115,7 @@ pub(super) fn crossing_order(
             }
         }
         // Passed after the last crossing, on the way up its file.
-        if n > 0 && t.to.file() == end.file() {
+        if let Some(end) = end.filter(|e| n > 0 && t.to.file() == e.file()) {
             let passed = top(land[n - 1]).is_some_and(|r| r <= up(t.to)) && up(t.to) < up(end);
             if passed {
                 before[..n].iter_mut().for_each(|m| *m |= bit);
@@ -202,7 +205,7 @@ mod tests {
             timed(Color::Black, Square::D7, Square::D6),
             timed(Color::Black, Square::C7, Square::C6),
         ];
-        let order = crossing_order(Color::White, Square::C7, &land, &moves).expect("order");
+        let order = crossing_order(Color::White, Some(Square::C7), &land, &moves).expect("order");
         // All five before d7-d6 (d6xc7 left d6), none before c7-c6 (c7 was landed on after it).
         assert_eq!(order[..5], [0b01; 5]);
         // With c7xd6 and d7xc6 instead, the capture on c7 was before c7xd6 (it left d6) and
@@ -212,23 +215,28 @@ mod tests {
             timed(Color::Black, Square::D7, Square::C6),
         ];
         assert_eq!(
-            crossing_order(Color::White, Square::C7, &land, &moves),
+            crossing_order(Color::White, Some(Square::C7), &land, &moves),
             None
         );
+        // A pawn that promoted after the same crossings: the same order, but for its last file.
+        let d6 = [timed(Color::Black, Square::D7, Square::D6)];
+        let order = crossing_order(Color::White, None, &land, &d6).expect("order");
+        assert_eq!(order[..5], [0b01; 5]);
+        assert_eq!(crossing_order(Color::White, None, &land, &moves), None);
         // A pawn that landed on d5 and then went up to d7 passed d6 after its last crossing.
         let land = [Bitboard::from_square(Square::D5)];
         let moves = [timed(Color::Black, Square::E7, Square::D6)];
-        let order = crossing_order(Color::White, Square::D7, &land, &moves).expect("order");
+        let order = crossing_order(Color::White, Some(Square::D7), &land, &moves).expect("order");
         assert_eq!(order[0], 1);
         // Landing on d4 or d5, it passed d6 only on its way to d7, not to d6 itself.
         let land = [Bitboard::from_square(Square::D4).with(Square::D5)];
         assert_eq!(
-            crossing_order(Color::White, Square::D7, &land, &moves).expect("order")[0],
+            crossing_order(Color::White, Some(Square::D7), &land, &moves).expect("order")[0],
             1
         );
         let moves = [timed(Color::White, Square::D2, Square::D3)];
         assert_eq!(
-            crossing_order(Color::Black, Square::D3, &land, &moves).expect("order")[0],
+            crossing_order(Color::Black, Some(Square::D3), &land, &moves).expect("order")[0],
             0
         );
     }
@@ -269,7 +277,7 @@ mod tests {
             &[c6]
         ));
         assert_eq!(
-            crossing_order(Color::White, Square::C7, &land, &[c6]),
+            crossing_order(Color::White, Some(Square::C7), &land, &[c6]),
             Some([0; 7])
         );
         // With d7-d6 as well and the pawn on c6 from d7 instead, nothing is ordered.
@@ -284,7 +292,10 @@ mod tests {
         // pawn stepped straight from d7, cannot be.
         let land = [Bitboard::from_square(Square::D4).with(Square::D5)];
         let d7 = timed(Color::Black, Square::D7, Square::D6);
-        assert_eq!(crossing_order(Color::White, Square::D7, &land, &[d7]), None);
+        assert_eq!(
+            crossing_order(Color::White, Some(Square::D7), &land, &[d7]),
+            None
+        );
     }
 
     #[test]
