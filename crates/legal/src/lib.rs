@@ -30,7 +30,8 @@
 //!   their promotion squares, with the captures that pawns of both colours that passed each
 //!   other on a file need ([`ReasonCode::CapturesUnaccounted`]), and the missing units of each
 //!   side matched with the other side's captures, each where the unit can have died and the
-//!   capture can have landed ([`ReasonCode::CaptureUnmatched`]);
+//!   capture can have landed, and by then, for a capture made before a pawn's single step
+//!   ([`ReasonCode::CaptureUnmatched`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
