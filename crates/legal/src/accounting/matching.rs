@@ -61,7 +61,9 @@ use super::timing::{self, Moves};
 use crate::history::{self, Known};
 use crate::promotion::{walls_walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
-use crate::statics::{flood, homes, pawn_landings, promotion_squares, region_cut, Timed};
+use crate::statics::{
+    flood, homes, one_step_origins, pawn_landings, promotion_squares, region_cut, Timed,
+};
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
 
@@ -272,6 +274,9 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
     if !timing {
         return None;
     }
+    if !may_branch(known, victim, &setup.plain) {
+        return None;
+    }
     // Each game follows one branch: the rule holds if every branch fails.
     let mut witness = None;
     let branches = history::branches(known, victim);
@@ -298,6 +303,32 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
         }
     }
     witness
+}
+
+/// Whether a branch of `victim`'s pawns on their third rank can order a crossing of `plain` that
+/// the pawns of known history do not: some crossing lands only on the square of such a pawn or
+/// on one of the squares it can have come from, or some pawn of the taker ends on its file.
+fn may_branch(known: &Known<'_>, victim: Color, plain: &[[Option<Crossings>; 8]]) -> bool {
+    let mut singles = Bitboard::EMPTY;
+    let mut ends = Bitboard::EMPTY;
+    for c in plain.iter().flatten().flatten() {
+        for l in &c.land[..c.len] {
+            if let Some(s) = l.single_square() {
+                singles.add(s);
+            }
+        }
+        if let Some(e) = c.end {
+            ends |= Bitboard::from_file(e.file());
+        }
+    }
+    let board = known.pos.board();
+    let thirds =
+        board.by_piece(victim.pawn()) & Bitboard::from_rank(victim.relative_rank(Rank::Third));
+    thirds.into_iter().any(|to| {
+        let origins =
+            one_step_origins(board, known.statics.fixed, to).map_or(Bitboard::EMPTY, |o| o.1);
+        origins.more_than_one() && (ends.contains(to) || (singles & origins.with(to)).any())
+    })
 }
 
 /// Whether some crossing of `taker`'s pawns on the board can be ordered against a single step
