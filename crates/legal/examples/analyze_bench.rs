@@ -2,8 +2,9 @@
 //! positions of `positions/*.toml`, and on those of the corpora (`positions/corpora/*.jsonl`).
 //! Prints the median, mean and 99th percentile microseconds per analysis (issue 11 asks for a median
 //! under 20 us on random-game positions and under 200 us on corpus positions), each set three times
-//! in one run: without the global accounting of both sides' pawns (the baseline), with it, and with
-//! it and the matching of missing units with captures.
+//! in one run: without the global accounting of both sides' pawns (the baseline), with it, with it
+//! and the matching of missing units with captures, and with the matching's timing too (the order
+//! of captures against pawns' single steps).
 //!
 //! Run: `cargo run --release -p retrace-legal --example analyze_bench [GAMES]`
 
@@ -14,17 +15,24 @@ use retrace_testkit::{random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;
 
-/// Times each position `reps` times and returns the per-analysis times in microseconds, with the
-/// global accounting and the matching of missing units with captures each on or off.
-fn time_all(
-    positions: &[RetroPosition],
-    reps: usize,
+/// Which rules [`time_all`] runs beyond the baseline.
+#[derive(Clone, Copy)]
+struct Rules {
+    /// The global accounting of both sides' pawns.
     accounting: bool,
+    /// The matching of missing units with captures.
     matching: bool,
-) -> Vec<f64> {
+    /// The matching's order of captures against pawns' single steps.
+    timing: bool,
+}
+
+/// Times each position `reps` times and returns the per-analysis times in microseconds, with the
+/// rules `rules` on.
+fn time_all(positions: &[RetroPosition], reps: usize, rules: Rules) -> Vec<f64> {
     let mut analyzer = Analyzer::new();
-    analyzer.set_accounting(accounting);
-    analyzer.set_matching(matching);
+    analyzer.set_accounting(rules.accounting);
+    analyzer.set_matching(rules.matching);
+    analyzer.set_timing(rules.timing);
     let mut times = Vec::with_capacity(positions.len());
     for pos in positions {
         let start = Instant::now();
@@ -53,25 +61,35 @@ fn report(label: &str, mut times: Vec<f64>) -> f64 {
     median
 }
 
-/// Times `positions` without the global accounting (the baseline), with it, and with the matching
-/// too, and prints all three and the ratios of the medians.
+/// Times `positions` without the global accounting (the baseline), with it, with the matching too,
+/// and with the matching's timing, and prints all four and the ratios of the medians.
 fn compare(label: &str, positions: &[RetroPosition], reps: usize) {
+    let rules = |accounting, matching, timing| Rules {
+        accounting,
+        matching,
+        timing,
+    };
     let base = report(
         &format!("{label}, accounting off"),
-        time_all(positions, reps, false, false),
+        time_all(positions, reps, rules(false, false, false)),
     );
     let with = report(
         &format!("{label}, accounting on"),
-        time_all(positions, reps, true, false),
+        time_all(positions, reps, rules(true, false, false)),
     );
     let matched = report(
         &format!("{label}, accounting and matching on"),
-        time_all(positions, reps, true, true),
+        time_all(positions, reps, rules(true, true, false)),
+    );
+    let timed = report(
+        &format!("{label}, accounting and timed matching on"),
+        time_all(positions, reps, rules(true, true, true)),
     );
     println!(
-        "{label}: median with / without accounting {:.2}x, with matching too {:.2}x",
+        "{label}: median with / without accounting {:.2}x, with matching too {:.2}x, timed {:.2}x",
         with / base,
-        matched / base
+        matched / base,
+        timed / base
     );
 }
 

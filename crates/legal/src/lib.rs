@@ -30,7 +30,8 @@
 //!   their promotion squares, with the captures that pawns of both colours that passed each
 //!   other on a file need ([`ReasonCode::CapturesUnaccounted`]), and the missing units of each
 //!   side matched with the other side's captures, each where the unit can have died and the
-//!   capture can have landed ([`ReasonCode::CaptureUnmatched`]);
+//!   capture can have landed, and by then, for a capture made before a pawn's single step
+//!   ([`ReasonCode::CaptureUnmatched`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -92,6 +93,9 @@ pub struct Analyzer {
     /// Whether the matching of missing units with captures ([`ReasonCode::CaptureUnmatched`])
     /// runs (on by default).
     matching: bool,
+    /// Whether that matching orders the captures against the single steps of pawns of known
+    /// history (on by default).
+    timing: bool,
 }
 
 impl Default for Analyzer {
@@ -108,6 +112,7 @@ impl Analyzer {
             pawns: pawns::PawnCache::new(),
             accounting: true,
             matching: true,
+            timing: true,
         }
     }
 
@@ -122,6 +127,13 @@ impl Analyzer {
     /// off; it is on by default. Off, the analysis is weaker, never wrong: for benchmarks.
     pub fn set_matching(&mut self, on: bool) {
         self.matching = on;
+    }
+
+    /// Turns the timing of that matching (which captures came before the single step of a pawn
+    /// of known history, and where their victims can have been by then) on or off; it is on by
+    /// default. Off, the analysis is weaker, never wrong: for benchmarks.
+    pub fn set_timing(&mut self, on: bool) {
+        self.timing = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -202,7 +214,7 @@ impl Analyzer {
             accounting::global_accounting(&known, out);
         }
         if out.is_empty() && self.matching {
-            accounting::unmatched_captures(&known, out);
+            accounting::unmatched_captures(&known, self.timing, out);
         }
         analysis
     }

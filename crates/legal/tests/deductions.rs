@@ -184,3 +184,41 @@ fn missing_pawn_died_on_its_file() {
     assert_legal("rnbqkbnr/p1pppppp/p7/8/8/5P2/1PPPP1PP/RNBQKBN1 w - -");
     assert_legal("rnbqkbn1/1pppp1pp/5p2/8/8/P7/P1PPPPPP/RNBQKBNR b - -");
 }
+
+/// When each capture was made (issue 11, item 4): White's pawn on c7 came from h2 by five captures,
+/// on g3, f4, e5, d6 and c7 in that order, one for each unit Black misses. It stood on d6 and left
+/// it by d6xc7 before Black's d7-d6, so all five captures came before that move. Until then the
+/// c8 bishop could not leave (b7 never moved, d7 held its pawn), so the a8 rook never left a8 and
+/// b8, where none of the captures landed. With b6 instead of b7, the bishop went out by b7 and the
+/// rook by c8 to c7, where d6xc7 took it: the game below reaches that position.
+#[test]
+fn captures_before_a_single_step_took_only_what_could_reach_them() {
+    let a = assert_illegal(
+        "2b1kb2/ppP1ppp1/2pp4/7p/8/8/PPPPPPP1/RNBQKBNR b - -",
+        CaptureUnmatched,
+    );
+    let squares = &a.reasons[0].squares;
+    assert!([Square::A8, Square::D6, Square::C7, Square::D7]
+        .iter()
+        .all(|s| squares.contains(s)));
+    assert!(a.reasons[0].message.contains("before d7-d6"));
+    // Without the timing, the matching finds a capture for every unit.
+    let mut untimed = retrace_legal::Analyzer::new();
+    untimed.set_timing(false);
+    let a = untimed.analyze(&support::pos(
+        "2b1kb2/ppP1ppp1/2pp4/7p/8/8/PPPPPPP1/RNBQKBNR b - -",
+    ));
+    assert!(a.reasons.is_empty(), "{:?}", a.reasons);
+    // Colours swapped.
+    assert_illegal(
+        "rnbqkbnr/ppppppp1/8/8/7P/2PP4/PPp1PPP1/2B1KB2 w - -",
+        CaptureUnmatched,
+    );
+    assert_legal("rnbqkbnr/ppppppp1/8/8/7P/1PPP4/P1p1PPP1/2B1KB2 w - -");
+    let near = "2b1kb2/p1P1ppp1/1ppp4/7p/8/8/PPPPPPP1/RNBQKBNR b - -";
+    assert_legal(near);
+    let game = "Na3 Nh6 Nb1 Nf5 Na3 Ng3 hxg3 c6 Nb1 Qc7 Na3 Qf4 gxf4 h5 Nb1 Rh6 Na3 Re6 Nb1 Re5 \
+                fxe5 Na6 Na3 Nc5 Nb1 Ne4 Na3 Nd6 exd6 b6 Nb1 Bb7 Na3 Rc8 Nb1 Rc7 dxc7 Bc8 Na3 d6 \
+                Nb1";
+    assert!(near.starts_with(&support::play(game)));
+}

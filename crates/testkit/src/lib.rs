@@ -57,6 +57,13 @@ fn weight(pos: &Chess, m: Move) -> u32 {
 /// A random legal game of at most `max_plies` plies, the same for the same `seed`.
 #[must_use]
 pub fn random_game(seed: u64, max_plies: usize) -> Game {
+    random_game_with(seed, max_plies, weight)
+}
+
+/// A random legal game of at most `max_plies` plies whose moves are drawn with the weights
+/// `weight` gives (for a test that needs other events to be common), the same for the same `seed`.
+#[must_use]
+pub fn random_game_with(seed: u64, max_plies: usize, weight: impl Fn(&Chess, Move) -> u32) -> Game {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut pos = Chess::default();
     let mut game = Game {

@@ -46,19 +46,32 @@
 //!
 //! The choices are enumerated like the accounting's (branch and bound within a node limit, else
 //! the rule gives up); each is matched by augmenting paths over at most 16 units.
+//!
+//! *When.* With timing on, each crossing also knows the single steps of pawns of known history
+//! it came before, and a unit can only be matched with such a capture where it can have stood
+//! before those steps ([`timing`], with its proof). A choice whose crossings contradict the order
+//! of a step is no game. The base search uses the pawns whose origin is known; if it matches, the
+//! search is repeated in each branch of the victim's pawns on their third rank with several
+//! origins ([`history::branches`]), and the rule holds only if every branch fails.
 
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::items::{items, Place};
-use crate::history::Known;
+use super::timing::{self, Moves};
+use crate::history::{self, Known};
 use crate::promotion::{walls_walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
-use crate::statics::{flood, homes, pawn_landings, promotion_squares, region_cut};
+use crate::statics::{
+    flood, homes, one_step_origins, pawn_landings, promotion_squares, region_cut, Timed,
+};
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
 
-/// The most assignment nodes visited per side; beyond it the rule gives up.
+/// The most assignment nodes visited per search; beyond it the rule gives up.
 const NODE_LIMIT: u32 = 4096;
+
+/// The most branches of the victim's pawn histories searched; beyond them the rule gives up.
+const MAX_BRANCHES: usize = 8;
 
 /// A missing unit of the victim and the squares where it can have died.
 #[derive(Clone, Copy, Debug)]
@@ -82,13 +95,18 @@ struct Crossings {
     len: usize,
     /// The landing squares of the `k`-th crossing.
     land: [Bitboard; 7],
+    /// Where the pawn stands (`None` for a pawn that promoted).
+    end: Option<Square>,
+    /// The pawn moves of known history each crossing came before ([`timing`]).
+    before: [Moves; 7],
 }
 
 /// Appends a [`ReasonCode::CaptureUnmatched`] reason for a side whose missing units cannot each be
-/// given a capture of the other side.
-pub(crate) fn unmatched_captures(known: &Known<'_>, out: &mut Reasons) {
+/// given a capture of the other side; with `timing`, the captures are also ordered against the
+/// single steps of pawns of known history ([`timing`]).
+pub(crate) fn unmatched_captures(known: &Known<'_>, timing: bool, out: &mut Reasons) {
     for victim in Color::ALL {
-        if let Some(witness) = side(known, victim) {
+        if let Some(witness) = side(known, victim, timing) {
             out.add_built(ReasonCode::CaptureUnmatched, || {
                 reason(known, victim, &witness)
             });
@@ -109,10 +127,96 @@ struct Witness {
     crossings: Bitboard,
     /// How many file changes there are.
     changes: usize,
+    /// The pawn moves that some of those captures came before, and the landing squares of those
+    /// captures.
+    early: Vec<Timed>,
+    /// The landing squares of the captures that came before a move of `early`.
+    early_squares: Bitboard,
 }
 
-/// Runs the rule for `victim`'s missing units (see the module documentation).
-fn side(known: &Known<'_>, victim: Color) -> Option<Witness> {
+/// How one search over the start files ended.
+enum Outcome {
+    /// Some choice matches every missing unit with a capture.
+    Found,
+    /// The node limit was reached.
+    GaveUp,
+    /// No choice matches; the witness of the first one tried, if any was tried.
+    Failed(Option<Witness>),
+}
+
+/// What every search of one side shares: the victims, the captures outside the crossings, the
+/// crossings before timing, and the counts.
+struct Setup<'a> {
+    known: &'a Known<'a>,
+    victim: Color,
+    victims: Vec<Victim>,
+    free: Bitboard,
+    plain: Vec<[Option<Crossings>; 8]>,
+    missing: usize,
+    budget: u32,
+}
+
+impl Setup<'_> {
+    /// The crossings with their order against the pawn moves `moves` ([`timing::crossing_order`]):
+    /// a start file whose crossings contradict that order is dropped.
+    fn timed_table(&self, moves: &[Timed]) -> Vec<[Option<Crossings>; 8]> {
+        let taker = self.victim.other();
+        self.plain
+            .iter()
+            .map(|row| {
+                row.map(|c| {
+                    let mut c = c?;
+                    c.before = timing::crossing_order(taker, c.end, &c.land[..c.len], moves)?;
+                    Some(c)
+                })
+            })
+            .collect()
+    }
+
+    /// Runs the search over `table`, whose crossings are ordered against `moves`.
+    fn search(&self, table: &[[Option<Crossings>; 8]], moves: &[Timed]) -> Outcome {
+        let mut search = Search {
+            setup: self,
+            table,
+            moves,
+            early: Vec::new(),
+            nodes: 0,
+            slots: Vec::with_capacity(16),
+            witness: None,
+            found: false,
+            gave_up: false,
+        };
+        search.visit(0, 0, 0);
+        if search.found {
+            Outcome::Found
+        } else if search.gave_up {
+            Outcome::GaveUp
+        } else {
+            Outcome::Failed(search.witness)
+        }
+    }
+}
+
+/// Whether `table` orders some crossing against a move of index `from` or more, or drops a start
+/// file `than` keeps.
+fn timed_beyond(
+    table: &[[Option<Crossings>; 8]],
+    than: &[[Option<Crossings>; 8]],
+    from: usize,
+) -> bool {
+    let mask: Moves = !((1u32 << from) - 1) as Moves;
+    table.iter().zip(than).any(|(row, than_row)| {
+        row.iter().zip(than_row).any(|(c, p)| match (c, p) {
+            (Some(c), _) => c.before.iter().any(|m| m & mask != 0),
+            (None, p) => p.is_some(),
+        })
+    })
+}
+
+/// Runs the rule for `victim`'s missing units (see the module documentation): first with the
+/// pawns of known history alone, then, if that matches and `timing` is on, in each branch of the
+/// victim's pawns with several one-step origins whose moves order some crossing.
+fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
     let taker = victim.other();
     let missing = known.missing(victim);
     if missing == 0 || missing > 15 {
@@ -130,7 +234,10 @@ fn side(known: &Known<'_>, victim: Color) -> Option<Witness> {
     };
     let victims = victims(known, victim, missing, room)?;
     let all = !known.statics.fixed;
-    if victims.iter().all(|v| all.is_subset(v.region)) {
+    let everywhere = victims.iter().all(|v| all.is_subset(v.region));
+    let timing =
+        timing && (known.promoted.get(taker).total > 0 || may_order(known.pos.board(), taker));
+    if everywhere && !timing {
         return None;
     }
     let budget = missing.checked_sub(known.by_pieces(taker))?;
@@ -141,24 +248,104 @@ fn side(known: &Known<'_>, victim: Color) -> Option<Witness> {
             &known.statics.timed,
             taker,
         );
-    let table = crossings(known, taker)?;
-    let mut search = Search {
-        table: &table,
-        victims: &victims,
+    let setup = Setup {
+        known,
+        victim,
+        victims,
         free,
+        plain: crossings(known, taker)?,
         missing: missing as usize,
         budget,
-        nodes: 0,
-        slots: Vec::with_capacity(16),
-        witness: None,
-        found: false,
-        gave_up: false,
     };
-    search.visit(0, 0, 0);
-    if search.found || search.gave_up {
+    let base: Vec<Timed> = if timing {
+        known.statics.timed.iter().collect()
+    } else {
+        Vec::new()
+    };
+    let table = setup.timed_table(&base);
+    // With every victim free to die anywhere and no crossing ordered, the matching succeeds.
+    if !everywhere || timed_beyond(&table, &setup.plain, 0) {
+        match setup.search(&table, &base) {
+            Outcome::Found => {}
+            Outcome::GaveUp => return None,
+            Outcome::Failed(witness) => return witness,
+        }
+    }
+    if !timing {
         return None;
     }
-    search.witness
+    if !may_branch(known, victim, &setup.plain) {
+        return None;
+    }
+    // Each game follows one branch: the rule holds if every branch fails.
+    let mut witness = None;
+    let branches = history::branches(known, victim);
+    // A branch with no pawn beyond those known is the search above.
+    if branches.iter().any(|moves| moves.len() == base.len()) {
+        return None;
+    }
+    for (run, moves) in branches.iter().enumerate() {
+        if run == MAX_BRANCHES {
+            return None;
+        }
+        let table_b = setup.timed_table(moves);
+        if !timed_beyond(&table_b, &table, base.len()) {
+            // Ordered as without the branch's pawns, which matched (or could not fail).
+            return None;
+        }
+        match setup.search(&table_b, moves) {
+            Outcome::Found | Outcome::GaveUp => return None,
+            Outcome::Failed(w) => {
+                if witness.is_none() {
+                    witness = w;
+                }
+            }
+        }
+    }
+    witness
+}
+
+/// Whether a branch of `victim`'s pawns on their third rank can order a crossing of `plain` that
+/// the pawns of known history do not: some crossing lands only on the square of such a pawn or
+/// on one of the squares it can have come from, or some pawn of the taker ends on its file.
+fn may_branch(known: &Known<'_>, victim: Color, plain: &[[Option<Crossings>; 8]]) -> bool {
+    let mut singles = Bitboard::EMPTY;
+    let mut ends = Bitboard::EMPTY;
+    for c in plain.iter().flatten().flatten() {
+        for l in &c.land[..c.len] {
+            if let Some(s) = l.single_square() {
+                singles.add(s);
+            }
+        }
+        if let Some(e) = c.end {
+            ends |= Bitboard::from_file(e.file());
+        }
+    }
+    let board = known.pos.board();
+    let thirds =
+        board.by_piece(victim.pawn()) & Bitboard::from_rank(victim.relative_rank(Rank::Third));
+    thirds.into_iter().any(|to| {
+        let origins =
+            one_step_origins(board, known.statics.fixed, to).map_or(Bitboard::EMPTY, |o| o.1);
+        origins.more_than_one() && (ends.contains(to) || (singles & origins.with(to)).any())
+    })
+}
+
+/// Whether some crossing of `taker`'s pawns on the board can be ordered against a single step
+/// ([`timing::crossing_order`]): a pawn that stood on the square a pawn on its third rank stepped
+/// onto went on past it, so some pawn of `taker` stands further up the board than that square
+/// (or promoted, which the caller asks apart).
+fn may_order(board: &shakmaty::Board, taker: Color) -> bool {
+    let thirds = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
+        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
+    let up = |sq: Square| taker.relative_rank(sq.rank());
+    let Some(lowest) = thirds.into_iter().map(up).min() else {
+        return false;
+    };
+    board
+        .by_piece(taker.pawn())
+        .into_iter()
+        .any(|q| up(q) > lowest)
 }
 
 /// The missing units of `victim` with their regions, `missing` in all; `None` if the counts
@@ -354,6 +541,7 @@ fn crossings(known: &Known<'_>, taker: Color) -> Option<Vec<[Option<Crossings>; 
                     };
                     match item.place {
                         Place::Board(sq) => {
+                            c.end = Some(sq);
                             c.len = (sq.file() as usize).abs_diff(g);
                             add_crossings(taker, g, sq, c.len, &mut c.land);
                         }
@@ -404,15 +592,16 @@ fn add_crossings(color: Color, g: usize, end: Square, n: usize, land: &mut [Bitb
 
 /// The enumeration of start files and the matching at each leaf.
 struct Search<'a> {
+    setup: &'a Setup<'a>,
     table: &'a [[Option<Crossings>; 8]],
-    victims: &'a [Victim],
-    /// Where a capture outside the crossings can have landed.
-    free: Bitboard,
-    missing: usize,
-    budget: u32,
+    /// The pawn moves of known history the crossings are ordered against.
+    moves: &'a [Timed],
+    /// The regions of the victims before a move: its index, the squares captures can land on
+    /// that the walls depend on, and one region per victim.
+    early: Vec<(usize, Bitboard, Vec<Bitboard>)>,
     nodes: u32,
-    /// The landing squares of the crossings chosen so far.
-    slots: Vec<Bitboard>,
+    /// The landing squares of the crossings chosen so far, with the moves each came before.
+    slots: Vec<(Bitboard, Moves)>,
     witness: Option<Witness>,
     found: bool,
     gave_up: bool,
@@ -429,38 +618,87 @@ impl Search<'_> {
             self.gave_up = true;
             return;
         }
-        let Some(row) = self.table.get(k) else {
+        let table = self.table;
+        let Some(row) = table.get(k) else {
             self.leaf();
             return;
         };
         for (g, c) in row.iter().enumerate() {
             let Some(c) = c else { continue };
-            if used & 1 << g != 0 || cost + c.cost > self.budget {
+            if used & 1 << g != 0 || cost + c.cost > self.setup.budget {
                 continue;
             }
             let len = self.slots.len();
-            self.slots.extend_from_slice(&c.land[..c.len]);
+            self.slots
+                .extend(c.land[..c.len].iter().copied().zip(c.before));
             self.visit(k + 1, used | 1 << g, cost + c.cost);
             self.slots.truncate(len);
         }
     }
 
+    /// The regions of the victims before the move of index `i`, when captures can land on
+    /// `capturable` (computed once per pair).
+    fn early(&mut self, i: usize, capturable: Bitboard) -> usize {
+        let setup = self.setup;
+        let key = capturable & Bitboard::from_rank(setup.victim.backrank());
+        if let Some(at) = self.early.iter().position(|(j, k, _)| *j == i && *k == key) {
+            return at;
+        }
+        let statics = setup.known.statics;
+        let walls = timing::walls_before(setup.victim, statics.fixed, self.moves[i], key);
+        let regions = setup
+            .victims
+            .iter()
+            .map(|v| match v.role {
+                // A pawn or a unit of unknown kind keeps its region.
+                Role::Pawn | Role::King => v.region,
+                _ => v.region & timing::region_before(setup.victim, v.homes, walls, &statics.timed),
+            })
+            .collect();
+        self.early.push((i, key, regions));
+        self.early.len() - 1
+    }
+
     /// Matches the victims with the chosen crossings and the other captures.
     fn leaf(&mut self) {
-        if self.slots.len() > self.missing {
+        let setup = self.setup;
+        if self.slots.len() > setup.missing {
             return;
         }
         super::test_switch::count_matching();
         let mut slots = self.slots.clone();
-        slots.resize(self.missing, self.free);
-        let adjacency: Vec<u32> = self
-            .victims
-            .iter()
+        slots.resize(setup.missing, (setup.free, 0));
+        let timed = slots.iter().fold(0, |m, s| m | s.1);
+        // The regions each slot's victim must lie in: its own, or before the moves it preceded.
+        let regions: Vec<Bitboard> = setup.victims.iter().map(|v| v.region).collect();
+        let mut per_slot: Vec<Option<Vec<Bitboard>>> = vec![None; slots.len()];
+        if timed != 0 {
+            super::test_switch::count_timed();
+            let capturable = slots.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.0);
+            for (slot, out) in slots.iter().zip(per_slot.iter_mut()) {
+                if slot.1 == 0 {
+                    continue;
+                }
+                let mut r = regions.clone();
+                for i in (0..16).filter(|i| slot.1 & 1 << i != 0) {
+                    let at = self.early(i, capturable);
+                    for (x, e) in r.iter_mut().zip(&self.early[at].2) {
+                        *x &= *e;
+                    }
+                }
+                *out = Some(r);
+            }
+        }
+        let adjacency: Vec<u32> = (0..setup.victims.len())
             .map(|v| {
                 slots
                     .iter()
+                    .zip(&per_slot)
                     .enumerate()
-                    .filter(|(_, s)| (v.region & **s).any())
+                    .filter(|(_, (s, r))| {
+                        let region = r.as_ref().map_or(regions[v], |r| r[v]);
+                        (region & s.0).any()
+                    })
                     .fold(0u32, |m, (i, _)| m | 1 << i)
             })
             .collect();
@@ -468,15 +706,31 @@ impl Search<'_> {
             None => self.found = true,
             Some((units, captures)) => {
                 if self.witness.is_none() {
-                    let victims: Vec<Victim> = (0..self.victims.len())
+                    let victims: Vec<Victim> = (0..setup.victims.len())
                         .filter(|i| units & 1 << i != 0)
-                        .map(|i| self.victims[i])
+                        .map(|i| setup.victims[i])
                         .collect();
+                    // The captures the witness's units could reach but for the moves they preceded.
+                    let cut: Vec<usize> = (0..slots.len())
+                        .filter(|&s| captures & 1 << s == 0 && slots[s].1 != 0)
+                        .filter(|&s| {
+                            let plain = (0..setup.victims.len())
+                                .filter(|i| units & 1 << i != 0)
+                                .fold(Bitboard::EMPTY, |acc, i| acc | setup.victims[i].region);
+                            (plain & slots[s].0).any()
+                        })
+                        .collect();
+                    let early: Moves = cut.iter().fold(0, |m, &s| m | slots[s].1);
                     self.witness = Some(Witness {
                         victims,
                         captures: captures.count_ones() as usize,
-                        crossings: self.slots.iter().fold(Bitboard::EMPTY, |acc, s| acc | *s),
+                        crossings: self.slots.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.0),
                         changes: self.slots.len(),
+                        early: (0..16)
+                            .filter(|i| early & 1 << i != 0)
+                            .filter_map(|i| self.moves.get(i).copied())
+                            .collect(),
+                        early_squares: cut.iter().fold(Bitboard::EMPTY, |acc, &s| acc | slots[s].0),
                     });
                 }
             }
@@ -542,6 +796,41 @@ fn victim_words(color: Color, v: &Victim) -> String {
     }
 }
 
+/// The order of the witness's captures against pawn moves, in words (empty if none mattered).
+fn early_words(w: &Witness) -> String {
+    if w.early.is_empty() {
+        return String::new();
+    }
+    let moves: Vec<String> = w
+        .early
+        .iter()
+        .map(|t| {
+            let sep = if t.from.file() == t.to.file() {
+                '-'
+            } else {
+                'x'
+            };
+            format!("{}{sep}{}", t.from, t.to)
+        })
+        .collect();
+    let froms = w
+        .early
+        .iter()
+        .fold(Bitboard::EMPTY, |acc, t| acc.with(t.from));
+    format!(
+        " by then: the captures on {} were made before {} (a pawn that stood where a pawn later \
+         stepped left first), while {} still held {}",
+        squares_text(w.early_squares),
+        join_and(&moves),
+        squares_text(froms),
+        if w.early.len() == 1 {
+            "its pawn"
+        } else {
+            "their pawns"
+        }
+    )
+}
+
 /// The [`ReasonCode::CaptureUnmatched`] reason for `victim`.
 fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
     let units: Vec<String> = w.victims.iter().map(|v| victim_words(victim, v)).collect();
@@ -561,7 +850,7 @@ fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
         format!(
             "{} misses {missing} unit{}, so {} made exactly {missing} capture{}, one for each, \
              where it stood{changes}; but in every account of {}'s pawns, {} of those captures \
-             can have landed where {} can have died",
+             can have landed where {} can have died{}",
             color_name(victim),
             plural(missing),
             color_name(taker),
@@ -571,9 +860,13 @@ fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
                 0 => "none".to_string(),
                 n => format!("only {n}"),
             },
-            join_and(&units)
+            join_and(&units),
+            early_words(w)
         ),
         w.crossings
+            | w.early
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, t| acc.with(t.from))
             | w.victims
                 .iter()
                 .fold(Bitboard::EMPTY, |acc, v| acc | v.homes),

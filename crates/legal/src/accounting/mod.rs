@@ -31,6 +31,7 @@
 mod accounts;
 mod items;
 mod matching;
+mod timing;
 
 use shakmaty::{Bitboard, ByColor, Color, File};
 
@@ -262,6 +263,14 @@ pub(super) mod test_switch {
         static UNGATED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         static RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static MATCHINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static TIMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Counts one matching in which some capture came before a pawn's single step (in unit
+    /// tests).
+    pub(super) fn count_timed() {
+        #[cfg(test)]
+        TIMED.with(|r| r.set(r.get() + 1));
     }
 
     /// Counts one matching of missing units with captures (in unit tests).
@@ -284,16 +293,21 @@ pub(super) mod test_switch {
         RUNS.with(|r| r.set(r.get() + 1));
     }
 
+    /// Analyses every position of the games `game(0..games)` with the gates lifted, asserting
+    /// that neither the accounting nor the matching calls one illegal; returns how many there were.
     #[cfg(test)]
-    #[test]
-    fn never_false_on_random_games_even_ungated() {
+    fn ungated_on_games(games: u64, game: impl Fn(u64) -> retrace_testkit::Game) -> usize {
         use crate::{Analyzer, ReasonCode};
         UNGATED.with(|u| u.set(true));
         let mut analyzer = Analyzer::new();
-        let games = if cfg!(debug_assertions) { 20 } else { 1000 };
+        let mut positions = 0;
         for seed in 0..games {
-            let game = retrace_testkit::random_game(seed, 40 + (seed as usize * 37) % 260);
-            for pos in game.positions.iter().map(retrace_testkit::retro_position) {
+            for pos in game(seed)
+                .positions
+                .iter()
+                .map(retrace_testkit::retro_position)
+            {
+                positions += 1;
                 let a = analyzer.analyze(&pos);
                 assert!(
                     !a.has(ReasonCode::CapturesUnaccounted) && !a.has(ReasonCode::CaptureUnmatched),
@@ -303,6 +317,16 @@ pub(super) mod test_switch {
             }
         }
         UNGATED.with(|u| u.set(false));
+        positions
+    }
+
+    #[cfg(test)]
+    #[test]
+    fn never_false_on_random_games_even_ungated() {
+        let games = if cfg!(debug_assertions) { 20 } else { 1000 };
+        ungated_on_games(games, |seed| {
+            retrace_testkit::random_game(seed, 40 + (seed as usize * 37) % 260)
+        });
         // The enumeration really ran on legal positions with pawns that may have passed (some
         // 9,000 times in release).
         let runs = RUNS.with(std::cell::Cell::get);
@@ -310,10 +334,61 @@ pub(super) mod test_switch {
         // The matching of missing units with captures really ran on positions where some missing
         // unit can only have died in part of the board (some 240,000 times in release).
         let matchings = MATCHINGS.with(std::cell::Cell::get);
-        eprintln!("{runs} enumerations, {matchings} matchings");
+        let timed = TIMED.with(std::cell::Cell::get);
+        eprintln!("{runs} enumerations, {matchings} matchings, {timed} of them timed");
         assert!(
             cfg!(debug_assertions) || matchings > 1_000,
             "{matchings} matchings"
         );
+    }
+
+    /// Games in which pawns capture pieces and step once from their start squares far more often
+    /// than anything else: the positions where the matching orders captures against single steps
+    /// ([`super::matching`]'s timing), which the games above rarely reach. The matching runs
+    /// ungated on every position, and must never call one illegal.
+    #[cfg(test)]
+    #[test]
+    fn never_false_on_pawn_capture_games_with_timing() {
+        use shakmaty::{Move, Position, Rank, Role};
+        let weight = |pos: &shakmaty::Chess, m: Move| match m {
+            Move::Normal {
+                promotion: Some(_), ..
+            } => 300,
+            Move::Normal {
+                role: Role::Pawn,
+                capture: Some(_),
+                ..
+            } => 300,
+            Move::Normal {
+                role: Role::Pawn,
+                from,
+                to,
+                ..
+            } => {
+                let second = pos.turn().relative_rank(Rank::Second);
+                match (from.rank() == second, from.rank().distance(to.rank())) {
+                    (true, 1) => 40,
+                    (_, 2) => 1,
+                    _ => 20,
+                }
+            }
+            Move::Normal {
+                capture: Some(_), ..
+            } => 8,
+            _ => 4,
+        };
+        let before = (
+            MATCHINGS.with(std::cell::Cell::get),
+            TIMED.with(std::cell::Cell::get),
+        );
+        let games = if cfg!(debug_assertions) { 20 } else { 1500 };
+        let positions = ungated_on_games(games, |seed| {
+            retrace_testkit::random_game_with(seed, 40 + (seed as usize * 7) % 160, weight)
+        });
+        let matchings = MATCHINGS.with(std::cell::Cell::get) - before.0;
+        let timed = TIMED.with(std::cell::Cell::get) - before.1;
+        eprintln!("{positions} positions, {matchings} matchings, {timed} of them timed");
+        // Some 200 of the matchings in release order captures against steps.
+        assert!(cfg!(debug_assertions) || timed > 100, "{timed} timed");
     }
 }

@@ -79,7 +79,7 @@ pub(crate) fn captures_avoid(
 /// The pawn histories of `victim` to branch on: for each choice of origin of its pawns on their
 /// third rank with several origins (within its capture budget), the list of pawns with a known
 /// one-step history. Empty when there are too many such pawns to branch on.
-fn branches(known: &Known<'_>, victim: Color) -> Vec<Vec<Timed>> {
+pub(crate) fn branches(known: &Known<'_>, victim: Color) -> Vec<Vec<Timed>> {
     let board = known.pos.board();
     let statics = known.statics;
     let base: Vec<Timed> = statics.timed.iter().collect();

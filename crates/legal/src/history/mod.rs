@@ -20,6 +20,7 @@ mod trapped;
 use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
+pub(crate) use self::capture_squares::branches;
 use crate::reasons::Reasons;
 use crate::{material::Promoted, statics::Statics, types::Captures};
 

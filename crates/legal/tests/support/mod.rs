@@ -48,3 +48,26 @@ pub fn assert_legal(fen: &str) -> Analysis {
     );
     a
 }
+
+/// The board and side to move (the first two FEN fields) after the moves of `san` (standard
+/// notation, separated by spaces) from the initial array: a test's game, so an illegal move panics.
+#[allow(dead_code)] // Not every test file plays a game.
+pub fn play(san: &str) -> String {
+    use shakmaty::{fen::Fen, san::San, Chess, EnPassantMode, Position};
+    let mut pos = Chess::default();
+    for word in san.split_whitespace() {
+        let m = word
+            .parse::<San>()
+            .ok()
+            .and_then(|s| s.to_move(&pos).ok())
+            .unwrap_or_else(|| {
+                panic!(
+                    "{word} is not a legal move in {}",
+                    Fen::from_position(&pos, EnPassantMode::Legal)
+                )
+            });
+        pos.play_unchecked(m);
+    }
+    let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+    fen.split(' ').take(2).collect::<Vec<_>>().join(" ")
+}
