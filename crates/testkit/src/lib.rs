@@ -178,3 +178,6 @@ impl Coverage {
         }
     }
 }
+
+mod arbitrary;
+pub use arbitrary::{arbitrary_position, ArbitraryPosition};

@@ -1,0 +1,93 @@
+//! Robustness on arbitrary boards: any position [`RetroPosition::from_fen`] accepts (more than 16
+//! units a side, nine queens, pawns on every rank from the second to the seventh, kings in check
+//! or side by side, castling rights, en passant squares, marks) goes through every entry point of
+//! the analysis without a panic, within its budgets, and an illegal verdict always says why.
+//!
+//! A few hundred cases keep the test to seconds in release; `PROPTEST_CASES=20000` hunts longer.
+
+use proptest::prelude::*;
+use retrace_legal::cage::{closure, find_cage, AutoLimits, CageStore};
+use retrace_legal::{analyze_thoroughly, unit_facts, Analysis, Analyzer, Verdict};
+use retrace_testkit::{arbitrary_position, pos};
+use retrace_unmove::RetroPosition;
+use shakmaty::Square;
+
+/// Small budgets for the cage attempt and the closure: the cases are about robustness, not depth.
+const LIMITS: AutoLimits = AutoLimits {
+    max_units: 12,
+    cluster_nodes: 300,
+    total_nodes: 1_000,
+};
+const CLOSURE_NODES: u64 = 1_000;
+
+/// An illegal verdict must come with reasons, each with a message that names what it found.
+#[track_caller]
+fn explained(what: &str, pos: &RetroPosition, analysis: &Analysis) {
+    if analysis.verdict() == Verdict::Illegal {
+        for reason in &analysis.reasons {
+            assert!(
+                !reason.message.is_empty() && !reason.message.contains('\n'),
+                "{what} of {}: reason {:?} without a one-line message",
+                pos.fen(),
+                reason.code
+            );
+        }
+    } else {
+        assert!(analysis.reasons.is_empty());
+    }
+}
+
+/// Every entry point of the analysis on `pos`.
+fn exercise(pos: &RetroPosition) {
+    let mut analyzer = Analyzer::new();
+    let analysis = analyzer.analyze(pos);
+    explained("analyze", pos, &analysis);
+    assert_eq!(
+        analyzer.is_illegal(pos),
+        analysis.verdict() == Verdict::Illegal,
+        "is_illegal disagrees with analyze on {}",
+        pos.fen()
+    );
+    let facts = unit_facts(pos);
+    let mut marked = pos.clone();
+    facts.mark(&mut marked);
+    explained(
+        "analyze after unit_facts",
+        &marked,
+        &analyzer.analyze(&marked),
+    );
+    let store = CageStore::new();
+    let _ = find_cage(pos, &LIMITS, &store);
+    let _ = closure(pos, &store, CLOSURE_NODES, None);
+    let _ = closure(&marked, &store, CLOSURE_NODES, None);
+    explained(
+        "analyze_thoroughly",
+        pos,
+        &analyze_thoroughly(pos, &CageStore::new()),
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn arbitrary_positions_never_panic(case in arbitrary_position()) {
+        exercise(&case.pos);
+    }
+}
+
+/// A board crowded with far more than 16 units a side sets up and is analysed.
+#[test]
+fn crowded_board() {
+    exercise(&pos(
+        "QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQkQQQQ/qqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqKqqq w - - 0 1",
+    ));
+    let mut p =
+        pos("rnbqkbnr/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    p.mark_promoted(Square::D1).unwrap();
+    exercise(&p);
+}
