@@ -3,7 +3,7 @@
 //! or side by side, castling rights, en passant squares, marks) goes through every entry point of
 //! the analysis without a panic, within its budgets, and an illegal verdict always says why.
 //!
-//! A few hundred cases keep the test to seconds in release; `PROPTEST_CASES=20000` hunts longer.
+//! Two thousand cases keep the test under a second in release; `PROPTEST_CASES=20000` hunts longer.
 
 use proptest::prelude::*;
 use retrace_legal::cage::{closure, find_cage, AutoLimits, CageStore};
@@ -69,7 +69,7 @@ fn exercise(pos: &RetroPosition) {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 300,
+        cases: 2_000,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

@@ -111,7 +111,12 @@ pub fn arbitrary_position() -> impl Strategy<Value = ArbitraryPosition> {
         proptest::collection::vec((square(), unit()), 0..40),
         proptest::collection::vec((square(), unit()), 30..90),
     ];
-    let marks = || proptest::collection::vec(square(), 0..4);
+    let marks = || {
+        prop_oneof![
+            proptest::collection::vec(square(), 0..4),
+            proptest::collection::vec(square(), 0..40)
+        ]
+    };
     (
         (
             units,
