@@ -7,7 +7,9 @@
 
 use proptest::prelude::*;
 use retrace_legal::cage::{closure, find_cage, AutoLimits, CageStore};
-use retrace_legal::{analyze_thoroughly, unit_facts, Analysis, Analyzer, Verdict};
+use retrace_legal::{
+    analyze, analyze_thoroughly, unit_facts, Analysis, Analyzer, ReasonCode, Verdict,
+};
 use retrace_testkit::{arbitrary_position, pos};
 use retrace_unmove::RetroPosition;
 use shakmaty::Square;
@@ -26,7 +28,9 @@ fn explained(what: &str, pos: &RetroPosition, analysis: &Analysis) {
     if analysis.verdict() == Verdict::Illegal {
         for reason in &analysis.reasons {
             assert!(
-                !reason.message.is_empty() && !reason.message.contains('\n'),
+                !reason.message.is_empty()
+                    && !reason.message.contains('\n')
+                    && !reason.message.contains("  "),
                 "{what} of {}: reason {:?} without a one-line message",
                 pos.fen(),
                 reason.code
@@ -89,5 +93,26 @@ fn crowded_board() {
     let mut p =
         pos("rnbqkbnr/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
     p.mark_promoted(Square::D1).unwrap();
+    exercise(&p);
+}
+
+/// Found by the test above: a pawn on its third rank with no origin (a2 and b2 hold pawns that
+/// never moved) was taken as a pawn that made one step from nowhere, and that wall in time proved
+/// the knight on its home square b1 unreachable, with a message naming no squares ("came from
+/// in one move"). The position is illegal by its pawn structure alone, which must say so.
+#[test]
+fn pawn_without_origin_walls_nothing() {
+    let p = pos("4k3/8/8/8/8/P7/PP6/1N2K3 w - - 0 1");
+    let analysis = analyze(&p);
+    assert!(
+        analysis.has(ReasonCode::ImpossiblePawnStructure),
+        "{:?}",
+        analysis.reasons
+    );
+    assert!(
+        !analysis.has(ReasonCode::UnreachableSquare),
+        "{:?}",
+        analysis.reasons
+    );
     exercise(&p);
 }
