@@ -116,3 +116,26 @@ fn pawn_without_origin_walls_nothing() {
     );
     exercise(&p);
 }
+
+/// Found by the test above: a pawn that can neither have been captured nor have promoted (the
+/// white a-pawn: a7 and b7 never moved, and White's one capture gets it no further) was said to
+/// have "promoted, on no square at all", and no unit to "have come from " (no squares). The
+/// verdict stands; the message must say plainly why.
+#[test]
+fn missing_promoted_unit_without_promotion_square() {
+    let p = pos("rnb1kbnr/ppp1pppp/4p3/2R5/8/8/1PPP1PPP/RNBQKBNR b KQkq - 0 1");
+    let analysis = analyze(&p);
+    let reason = analysis
+        .reasons
+        .iter()
+        .find(|r| r.code == ReasonCode::MissingPromotedUnit)
+        .expect("the a-pawn can neither have been captured nor have promoted");
+    assert!(
+        reason
+            .message
+            .ends_with("so it can neither have been captured nor have promoted"),
+        "{}",
+        reason.message
+    );
+    exercise(&p);
+}
