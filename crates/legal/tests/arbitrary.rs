@@ -22,18 +22,27 @@ const LIMITS: AutoLimits = AutoLimits {
 };
 const CLOSURE_NODES: u64 = 1_000;
 
+/// A one-line message with no hole where an empty list of squares was left out.
+fn well_formed(message: &str) -> bool {
+    !message.is_empty()
+        && !message.contains('\n')
+        && !message.ends_with(' ')
+        && ["  ", " ,", " .", " ;", " )", "()", "( "]
+            .iter()
+            .all(|hole| !message.contains(hole))
+}
+
 /// An illegal verdict must come with reasons, each with a message that names what it found.
 #[track_caller]
 fn explained(what: &str, pos: &RetroPosition, analysis: &Analysis) {
     if analysis.verdict() == Verdict::Illegal {
         for reason in &analysis.reasons {
             assert!(
-                !reason.message.is_empty()
-                    && !reason.message.contains('\n')
-                    && !reason.message.contains("  "),
-                "{what} of {}: reason {:?} without a one-line message",
+                well_formed(&reason.message),
+                "{what} of {}: reason {:?} whose message is not one well-formed line: {:?}",
                 pos.fen(),
-                reason.code
+                reason.code,
+                reason.message
             );
         }
     } else {
@@ -134,6 +143,27 @@ fn missing_promoted_unit_without_promotion_square() {
         reason
             .message
             .ends_with("so it can neither have been captured nor have promoted"),
+        "{}",
+        reason.message
+    );
+    exercise(&p);
+}
+
+/// Found by the test above: Black misses no unit, yet its dark-squared bishop is gone (the two
+/// queens on a4 and h1 are promoted, so no bishop of the f8 colour can be it); the reason said
+/// every capture of White was "on a light square ()" with no square. The verdict stands (a unit
+/// never captured is on the board); the message must say why without an empty list.
+#[test]
+fn missing_bishop_with_no_capture() {
+    let p = pos("rnbqk2r/pppppp1p/8/6p1/q7/3B4/3PPP1P/RNBQK1Nq w Qk g6 0 1");
+    let analysis = analyze(&p);
+    let reason = analysis
+        .reasons
+        .iter()
+        .find(|r| r.code == ReasonCode::BishopCaptureColour)
+        .expect("the bishop of f8 was never captured");
+    assert!(
+        reason.message.ends_with("misses no unit, so none was ever captured"),
         "{}",
         reason.message
     );
