@@ -105,6 +105,19 @@ fn crowded_board() {
     exercise(&p);
 }
 
+/// The message of the `code` reason the analysis gives for `fen`, which must have one; every
+/// entry point is run on the position too.
+#[track_caller]
+fn message_of(fen: &str, code: ReasonCode) -> String {
+    let p = pos(fen);
+    exercise(&p);
+    let analysis = analyze(&p);
+    match analysis.reasons.iter().find(|r| r.code == code) {
+        Some(reason) => reason.message.clone(),
+        None => panic!("{fen}: no {code:?} reason in {:?}", analysis.reasons),
+    }
+}
+
 /// Found by the test above: a pawn on its third rank with no origin (a2 and b2 hold pawns that
 /// never moved) was taken as a pawn that made one step from nowhere, and that wall in time proved
 /// the knight on its home square b1 unreachable, with a message naming no squares ("came from
@@ -132,21 +145,14 @@ fn pawn_without_origin_walls_nothing() {
 /// verdict stands; the message must say plainly why.
 #[test]
 fn missing_promoted_unit_without_promotion_square() {
-    let p = pos("rnb1kbnr/ppp1pppp/4p3/2R5/8/8/1PPP1PPP/RNBQKBNR b KQkq - 0 1");
-    let analysis = analyze(&p);
-    let reason = analysis
-        .reasons
-        .iter()
-        .find(|r| r.code == ReasonCode::MissingPromotedUnit)
-        .expect("the a-pawn can neither have been captured nor have promoted");
-    assert!(
-        reason
-            .message
-            .ends_with("so it can neither have been captured nor have promoted"),
-        "{}",
-        reason.message
+    let message = message_of(
+        "rnb1kbnr/ppp1pppp/4p3/2R5/8/8/1PPP1PPP/RNBQKBNR b KQkq - 0 1",
+        ReasonCode::MissingPromotedUnit,
     );
-    exercise(&p);
+    assert!(
+        message.ends_with("so it can neither have been captured nor have promoted"),
+        "{message}"
+    );
 }
 
 /// Found by the test above: Black misses no unit, yet its dark-squared bishop is gone (the two
@@ -155,17 +161,12 @@ fn missing_promoted_unit_without_promotion_square() {
 /// never captured is on the board); the message must say why without an empty list.
 #[test]
 fn missing_bishop_with_no_capture() {
-    let p = pos("rnbqk2r/pppppp1p/8/6p1/q7/3B4/3PPP1P/RNBQK1Nq w Qk g6 0 1");
-    let analysis = analyze(&p);
-    let reason = analysis
-        .reasons
-        .iter()
-        .find(|r| r.code == ReasonCode::BishopCaptureColour)
-        .expect("the bishop of f8 was never captured");
-    assert!(
-        reason.message.ends_with("misses no unit, so none was ever captured"),
-        "{}",
-        reason.message
+    let message = message_of(
+        "rnbqk2r/pppppp1p/8/6p1/q7/3B4/3PPP1P/RNBQK1Nq w Qk g6 0 1",
+        ReasonCode::BishopCaptureColour,
     );
-    exercise(&p);
+    assert!(
+        message.ends_with("misses no unit, so none was ever captured"),
+        "{message}"
+    );
 }
