@@ -10,7 +10,7 @@ use retrace_legal::cage::{closure, find_cage, AutoLimits, CageStore};
 use retrace_legal::{
     analyze, analyze_thoroughly, unit_facts, Analysis, Analyzer, ReasonCode, Verdict,
 };
-use retrace_testkit::{arbitrary_position, pos};
+use retrace_testkit::{arbitrary_position, pos, well_formed_message};
 use retrace_unmove::RetroPosition;
 use shakmaty::Square;
 
@@ -22,23 +22,13 @@ const LIMITS: AutoLimits = AutoLimits {
 };
 const CLOSURE_NODES: u64 = 1_000;
 
-/// A one-line message with no hole where an empty list of squares was left out.
-fn well_formed(message: &str) -> bool {
-    !message.is_empty()
-        && !message.contains('\n')
-        && !message.ends_with(' ')
-        && ["  ", " ,", " .", " ;", " )", "()", "( "]
-            .iter()
-            .all(|hole| !message.contains(hole))
-}
-
 /// An illegal verdict must come with reasons, each with a message that names what it found.
 #[track_caller]
 fn explained(what: &str, pos: &RetroPosition, analysis: &Analysis) {
     if analysis.verdict() == Verdict::Illegal {
         for reason in &analysis.reasons {
             assert!(
-                well_formed(&reason.message),
+                well_formed_message(&reason.message),
                 "{what} of {}: reason {:?} whose message is not one well-formed line: {:?}",
                 pos.fen(),
                 reason.code,

@@ -9,7 +9,7 @@
 use proptest::prelude::*;
 use retrace_legal::cage::AutoLimits;
 use retrace_search::{prove_within, solve, LegalPruner, Proof, SolveParams};
-use retrace_testkit::arbitrary_position;
+use retrace_testkit::{arbitrary_position, well_formed_message};
 use retrace_unmove::{Retraction, RetroPosition};
 
 /// Node caps small enough for a few milliseconds a case.
@@ -48,6 +48,14 @@ fn exercise(pos: &RetroPosition, depth: u32) {
         found.nodes,
         pos.fen()
     );
+    for refuted in &found.refuted {
+        assert!(
+            well_formed_message(&refuted.reason.message),
+            "{}: {:?}",
+            pos.fen(),
+            refuted.reason.message
+        );
+    }
     for line in &found.lines {
         assert_eq!(line.len(), depth as usize, "{}", pos.fen());
         assert!(
@@ -58,7 +66,19 @@ fn exercise(pos: &RetroPosition, depth: u32) {
     }
     match prove_within(pos, depth + 1, &pruner, None, Some(NODES)) {
         Proof::History(line) => assert!(replays(pos, &line), "{}", pos.fen()),
-        Proof::NoHistory { longest, .. } => assert!(replays(pos, &longest), "{}", pos.fen()),
+        Proof::NoHistory {
+            longest, closure, ..
+        } => {
+            assert!(replays(pos, &longest), "{}", pos.fen());
+            if let Some(reason) = closure {
+                assert!(
+                    well_formed_message(&reason.message),
+                    "{}: {:?}",
+                    pos.fen(),
+                    reason.message
+                );
+            }
+        }
     }
 }
 

@@ -284,3 +284,15 @@ fn tidy(board: &mut Board, to_move: Color, keep_ep: bool) {
 fn back_ranks() -> shakmaty::Bitboard {
     shakmaty::Bitboard::from_rank(Rank::First) | shakmaty::Bitboard::from_rank(Rank::Eighth)
 }
+
+/// Whether `message` (a reason's) is one line with no hole where an empty list of squares was
+/// left out ("on ()", "from  in").
+#[must_use]
+pub fn well_formed_message(message: &str) -> bool {
+    !message.is_empty()
+        && !message.contains('\n')
+        && !message.ends_with(' ')
+        && ["  ", " ,", " .", " ;", " )", "()", "( "]
+            .iter()
+            .all(|hole| !message.contains(hole))
+}

@@ -180,4 +180,4 @@ impl Coverage {
 }
 
 mod arbitrary;
-pub use arbitrary::{arbitrary_position, ArbitraryPosition};
+pub use arbitrary::{arbitrary_position, well_formed_message, ArbitraryPosition};

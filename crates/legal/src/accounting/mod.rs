@@ -337,7 +337,10 @@ pub(super) mod test_switch {
                 let analysis = crate::Analyzer::new().analyze(&case.pos);
                 let _ = crate::unit_facts(&case.pos);
                 super::UNGATED.with(|u| u.set(false));
-                prop_assert!(analysis.reasons.iter().all(|r| !r.message.is_empty()));
+                prop_assert!(analysis
+                    .reasons
+                    .iter()
+                    .all(|r| retrace_testkit::well_formed_message(&r.message)));
             }
         }
     }
