@@ -294,6 +294,13 @@ pub(crate) struct Timed {
 
 /// For a pawn on its third rank: its colour and the squares of its second rank it can have come
 /// from (straight or by a capture, not from a static square). One of them is its history.
+///
+/// `None` for a pawn with no origin at all (every square it can have come from static): the
+/// position is then illegal, which the pawn structure says ([`ReasonCode::ImpossiblePawnStructure`]),
+/// and a wall in time built on such a pawn would prove anything, such as a knight on its home
+/// square unreachable (in `4k3/8/8/8/8/P7/PP6/1N2K3 w`).
+///
+/// [`ReasonCode::ImpossiblePawnStructure`]: crate::ReasonCode::ImpossiblePawnStructure
 pub(crate) fn one_step_origins(
     board: &Board,
     fixed: Bitboard,
@@ -307,10 +314,8 @@ pub(crate) fn one_step_origins(
     let straight = to
         .offset(back)
         .map_or(Bitboard::EMPTY, Bitboard::from_square);
-    Some((
-        color,
-        (straight | attacks::pawn_attacks(color.other(), to)) & !fixed,
-    ))
+    let origins = (straight | attacks::pawn_attacks(color.other(), to)) & !fixed;
+    origins.any().then_some((color, origins))
 }
 
 /// The pawns with a known one-step history, without allocating (at most 16 pawns qualify).

@@ -185,3 +185,6 @@ impl Coverage {
         }
     }
 }
+
+mod arbitrary;
+pub use arbitrary::{arbitrary_position, well_formed_message, ArbitraryPosition};

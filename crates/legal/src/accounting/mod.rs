@@ -391,4 +391,32 @@ pub(super) mod test_switch {
         // Some 200 of the matchings in release order captures against steps.
         assert!(cfg!(debug_assertions) || timed > 100, "{timed} timed");
     }
+
+    /// Arbitrary boards (see `tests/arbitrary.rs`) with the gates lifted: the enumeration and the
+    /// matching run on far odder inputs than games give (more than 16 units, nine queens, kings
+    /// side by side), and must not panic.
+    #[cfg(test)]
+    mod arbitrary {
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig {
+                cases: 2_000,
+                failure_persistence: None,
+                ..ProptestConfig::default()
+            })]
+
+            #[test]
+            fn arbitrary_positions_ungated(case in retrace_testkit::arbitrary_position()) {
+                super::UNGATED.with(|u| u.set(true));
+                let analysis = crate::Analyzer::new().analyze(&case.pos);
+                let _ = crate::unit_facts(&case.pos);
+                super::UNGATED.with(|u| u.set(false));
+                prop_assert!(analysis
+                    .reasons
+                    .iter()
+                    .all(|r| retrace_testkit::well_formed_message(&r.message)));
+            }
+        }
+    }
 }

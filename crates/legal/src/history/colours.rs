@@ -94,9 +94,10 @@ pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Reasons) {
             }
             if promoted.any() {
                 parts.push(format!(
-                    "and those of the pawns that promoted to the units on {}: followed square by \
+                    "{}those of the pawns that promoted to the units on {}: followed square by \
                      square around the pawns that never moved or moved once, their paths allow no \
                      other capture within that count",
+                    if squares.any() { "and " } else { "" },
                     squares_text(promoted)
                 ));
             }
@@ -104,17 +105,36 @@ pub(crate) fn bishop_colours(known: &Known<'_>, out: &mut Reasons) {
                 ReasonCode::BishopCaptureColour,
                 squares | home | promoted,
                 || {
-                    format!(
-                    "{} is missing its {name}-squared bishop (from {}), but every capture {} made \
-                     was on a {other} square ({}): its pawn structure needs those captures, and {} \
-                     misses only {missing} unit{}",
-                    color_name(victim),
-                    squares_text(home),
-                    color_name(taker),
-                    parts.join(" "),
-                    color_name(victim),
-                    plural(missing)
-                )
+                    let head = format!(
+                        "{} is missing its {name}-squared bishop (from {})",
+                        color_name(victim),
+                        squares_text(home)
+                    );
+                    // No capture on a square of its own: none at all, or only the pens' originals.
+                    if parts.is_empty() && missing == 0 {
+                        format!(
+                            "{head}, but {} misses no unit, so none was ever captured",
+                            color_name(victim)
+                        )
+                    } else if parts.is_empty() {
+                        format!(
+                            "{head}, but none of the captures {} must have made can have been on \
+                             a {name} square, and {} misses only {missing} unit{}",
+                            color_name(taker),
+                            color_name(victim),
+                            plural(missing)
+                        )
+                    } else {
+                        format!(
+                            "{head}, but every capture {} made was on a {other} square ({}): its \
+                             pawn structure needs those captures, and {} misses only {missing} \
+                             unit{}",
+                            color_name(taker),
+                            parts.join(" "),
+                            color_name(victim),
+                            plural(missing)
+                        )
+                    }
                 },
             );
         }

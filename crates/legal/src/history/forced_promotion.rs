@@ -149,33 +149,41 @@ fn side(known: &Known<'_>, c: Color) -> Option<Reason> {
         }
         if candidates.is_empty() {
             let file = File::new(f);
-            return Some(Reason::new(
-                ReasonCode::MissingPromotedUnit,
+            let head = format!(
+                "{} captured only with the pawns on {} (each came from {} in one capture) and {} \
+                 misses exactly that many units; the {} pawn of the {} file, which no pawn on the \
+                 board can be, never stood on those squares with the {spare} capture{} it can have \
+                 made",
+                color_name(o),
+                squares_text(taken),
+                squares_text(starts),
+                color_name(c),
+                color_adj(c),
+                file.char(),
+                plural(spare),
+            );
+            // With no promotion square in reach the pawn can neither have been captured nor
+            // have promoted: the timing and the units on the board do not come into it.
+            let tail = if squares.is_empty() {
+                "nor can it have reached a promotion square, so it can neither have been captured \
+                 nor have promoted"
+                    .to_string()
+            } else {
                 format!(
-                    "{} captured only with the pawns on {} (each came from {} in one capture) and \
-                     {} misses exactly that many units; the {} pawn of the {} file, which no pawn \
-                     on the board can be, never stood on those squares with the {spare} capture{} \
-                     it can have made, so it promoted, on {}, and only after those captures (its \
-                     way passes {}); so its unit was never captured, yet no {} unit on the board \
-                     can have come from {} once {} {} occupied",
-                    color_name(o),
-                    squares_text(taken),
-                    squares_text(starts),
-                    color_name(c),
-                    color_adj(c),
-                    file.char(),
-                    plural(spare),
-                    if squares.is_empty() {
-                        "no square at all".to_string()
-                    } else {
-                        squares_text(squares)
-                    },
+                    "so it promoted, on {}, and only after those captures (its way passes {}); so \
+                     its unit was never captured, yet no {} unit on the board can have come from \
+                     {} once {} {} occupied",
+                    squares_text(squares),
                     squares_text(starts),
                     color_adj(c),
                     squares_text(squares),
                     squares_text(taken),
                     if taken.more_than_one() { "were" } else { "was" }
-                ),
+                )
+            };
+            return Some(Reason::new(
+                ReasonCode::MissingPromotedUnit,
+                format!("{head}, {tail}"),
                 taken | starts | squares,
             ));
         }
