@@ -488,3 +488,19 @@ fn a_pawn_that_promoted_through_a_square_a_pawn_later_stepped_onto() {
         "no ordering of the promoted pawn: {checked:?}"
     );
 }
+
+/// White's f-pawn only captures: e3, d4, c5, b6 en passant (behind the pawn it takes) and a7,
+/// the square Black's a-pawn had stepped from (that crossing came after the step); White's e-pawn
+/// then steps onto e3 (from e2 or f2 as far as the board tells), after the captures on e3 and d4.
+/// Then a bishop takes a knight and the g-pawn takes the bishop.
+#[test]
+fn a_pawn_that_took_en_passant_and_landed_where_a_pawn_had_stepped_from() {
+    let g = retrace_testkit::replay_score(
+        "1. a3 Nf6 2. a4 Ng4 3. b3 Ne3 4. fxe3 d5 5. b4 d4 6. exd4 c5 7. dxc5 b5 8. cxb6 a6 \
+         9. e3 Ra7 10. bxa7 Bb7 11. Ra2 e5 12. Nf3 Bxf3 13. gxf3",
+    );
+    assert!(g.moves.iter().any(|m| m.is_en_passant()));
+    ungated_on_games(1, |_| g.clone());
+    let checked = check_game(&g);
+    assert!(checked.0 > 0, "nothing ordered: {checked:?}");
+}
