@@ -302,14 +302,14 @@ fn lives(moves: &[Move]) -> (Vec<Life>, Vec<ByColor<Bitboard>>) {
 /// origins, as in the branch of the true game), the walls standing until each step, and the
 /// squares each original stood on before it (a pawn that promoted is checked with its true
 /// promotion square, narrower than the candidates the matching unites). Returns the crossings
-/// checked as coming before a step, and those of pawns that promoted (the order after a step
-/// is checked only in that the true start file is never refused).
-fn check_game(g: &retrace_testkit::Game) -> (u64, u64) {
+/// checked as coming before a step, those of pawns that promoted, and the crossings checked as
+/// coming after a step.
+fn check_game(g: &retrace_testkit::Game) -> (u64, u64, u64) {
     use super::timing::{crossing_order, region_before, walls_before};
     use crate::statics::{analyze_statics, home_role, one_step_origins, Timed};
     use shakmaty::File;
     let (lives, landed) = lives(&g.moves);
-    let mut checked = (0, 0);
+    let mut checked = (0, 0, 0);
     for (p, pos) in g.positions.iter().enumerate() {
         let retro = retrace_testkit::retro_position(pos);
         let statics = analyze_statics(&retro);
@@ -429,6 +429,17 @@ fn check_game(g: &retrace_testkit::Game) -> (u64, u64) {
                                 Fen::from_position(pos, EnPassantMode::Legal)
                             );
                         }
+                        // A crossing whose only landing square is a step's start square came
+                        // after the step (the rule orders every later crossing after it too).
+                        if land[k].single_square() == Some(t.from) {
+                            checked.2 += 1;
+                            assert!(
+                                ply > step,
+                                "crossing {k} onto {sq} (position {ply}) of the pawn from \
+                                 {start} came before {t:?} (position {step}): {}",
+                                Fen::from_position(pos, EnPassantMode::Legal)
+                            );
+                        }
                     }
                 }
             }
@@ -474,14 +485,14 @@ fn check_game(g: &retrace_testkit::Game) -> (u64, u64) {
 #[test]
 fn the_timing_facts_hold_in_games_aimed_at_them() {
     let games = if cfg!(debug_assertions) { 10 } else { 600 };
-    let mut checked = (0, 0);
+    let mut checked = (0, 0, 0);
     for seed in 0..games {
         let c = check_game(&game(seed, 60 + (seed as usize * 13) % 140));
-        checked = (checked.0 + c.0, checked.1 + c.1);
+        checked = (checked.0 + c.0, checked.1 + c.1, checked.2 + c.2);
     }
     eprintln!(
-        "{} orderings checked, {} of pawns that promoted",
-        checked.0, checked.1
+        "{} crossings checked before a step, {} of pawns that promoted, {} after a step",
+        checked.0, checked.1, checked.2
     );
     // Some 1,700 in release (8,000 games check some 24,000, 110 of pawns that promoted).
     assert!(cfg!(debug_assertions) || checked.0 > 800, "{checked:?}");
@@ -521,5 +532,5 @@ fn a_pawn_that_took_en_passant_and_landed_where_a_pawn_had_stepped_from() {
     assert!(g.moves.iter().any(|m| m.is_en_passant()));
     ungated_on_games(1, |_| g.clone());
     let checked = check_game(&g);
-    assert!(checked.0 > 0, "nothing ordered: {checked:?}");
+    assert!(checked.0 > 0 && checked.2 > 0, "nothing ordered: {checked:?}");
 }
