@@ -577,7 +577,13 @@ fn crossings(known: &Known<'_>, taker: Color) -> Option<Vec<[Option<Crossings>; 
 
 /// Adds to `land[k - 1]` the squares where a pawn of `color` from file `g` that ended on `end`
 /// (`n` files away) can have entered the `k`-th file between for the last time.
-fn add_crossings(color: Color, g: usize, end: Square, n: usize, land: &mut [Bitboard; 7]) {
+pub(super) fn add_crossings(
+    color: Color,
+    g: usize,
+    end: Square,
+    n: usize,
+    land: &mut [Bitboard; 7],
+) {
     let top = color.relative_rank(end.rank()) as usize;
     let right = end.file() as usize > g;
     for k in 1..=n.min(7) {
@@ -627,6 +633,9 @@ impl Search<'_> {
             let Some(c) = c else { continue };
             if used & 1 << g != 0 || cost + c.cost > self.setup.budget {
                 continue;
+            }
+            if c.end.is_none() && c.before.iter().any(|&m| m != 0) {
+                super::test_switch::count_promoted_timed();
             }
             let len = self.slots.len();
             self.slots

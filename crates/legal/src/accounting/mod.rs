@@ -32,6 +32,8 @@ mod accounts;
 mod items;
 mod matching;
 mod timing;
+#[cfg(test)]
+mod timing_games;
 
 use shakmaty::{Bitboard, ByColor, Color, File};
 
@@ -264,6 +266,25 @@ pub(super) mod test_switch {
         static RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static MATCHINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static TIMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static PROMOTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Counts one choice of a start file for a pawn that promoted whose crossings are ordered
+    /// against a single step (in unit tests).
+    pub(super) fn count_promoted_timed() {
+        #[cfg(test)]
+        PROMOTED.with(|r| r.set(r.get() + 1));
+    }
+
+    /// The matchings, the timed ones and the promoted pawns' ordered choices counted so far on
+    /// this thread.
+    #[cfg(test)]
+    pub(super) fn counts() -> (u64, u64, u64) {
+        (
+            MATCHINGS.with(std::cell::Cell::get),
+            TIMED.with(std::cell::Cell::get),
+            PROMOTED.with(std::cell::Cell::get),
+        )
     }
 
     /// Counts one matching in which some capture came before a pawn's single step (in unit
@@ -296,7 +317,10 @@ pub(super) mod test_switch {
     /// Analyses every position of the games `game(0..games)` with the gates lifted, asserting
     /// that neither the accounting nor the matching calls one illegal; returns how many there were.
     #[cfg(test)]
-    fn ungated_on_games(games: u64, game: impl Fn(u64) -> retrace_testkit::Game) -> usize {
+    pub(super) fn ungated_on_games(
+        games: u64,
+        game: impl Fn(u64) -> retrace_testkit::Game,
+    ) -> usize {
         use crate::{Analyzer, ReasonCode};
         UNGATED.with(|u| u.set(true));
         let mut analyzer = Analyzer::new();

@@ -1,0 +1,543 @@
+//! Games aimed at the timing of [`super::matching`] ([`super::timing`]): pawns that capture on
+//! almost every move (so their crossings have single landing squares), single steps from the
+//! second rank onto squares an enemy pawn once stood on, captures onto second-rank squares whose
+//! pawn stepped away, promotions, en passant and castling. Every position of every game must pass
+//! the rules with the gates lifted, and the facts the timing's proof states must hold in the game
+//! that was played ([`check_game`]): random games seldom let the matching try an ordered choice
+//! before one matches, so the facts are checked on their own. A hand run of 20,000 games (2.6
+//! million positions) checked some 60,000 crossings before a step (500 of pawns that promoted)
+//! and 86 after one, with 1,800 timed matchings and no false illegal.
+
+use rand::{rngs::SmallRng, Rng, SeedableRng};
+use shakmaty::{
+    attacks, fen::Fen, Bitboard, ByColor, Chess, Color, EnPassantMode, Move, Position, Rank, Role,
+    Square,
+};
+
+use super::test_switch::{counts, ungated_on_games};
+
+/// What a game remembers of its pawns, to steer the next moves.
+struct Memory {
+    /// The squares a pawn of each colour ever stood on.
+    visited: ByColor<Bitboard>,
+    /// The second-rank squares of each colour whose pawn left by a single step.
+    stepped: ByColor<Bitboard>,
+    /// The squares of each colour's pawns that moved only by captures so far: their crossings
+    /// have single landing squares.
+    pure: ByColor<Bitboard>,
+}
+
+impl Memory {
+    fn new() -> Memory {
+        Memory {
+            visited: ByColor::default(),
+            stepped: ByColor::default(),
+            pure: ByColor::new_with(|c| Bitboard::from_rank(c.relative_rank(Rank::Second))),
+        }
+    }
+
+    /// Follows `m`, played by `us`.
+    fn play(&mut self, us: Color, m: Move) {
+        let them = us.other();
+        if let Move::EnPassant { from, to } = m {
+            self.pure
+                .get_mut(them)
+                .discard(Square::from_coords(to.file(), from.rank()));
+        }
+        let to = m.to();
+        self.pure.get_mut(them).discard(to);
+        let Some(from) = m.from() else { return };
+        if m.role() != Role::Pawn {
+            return;
+        }
+        let was_pure = self.pure.get(us).contains(from);
+        self.pure.get_mut(us).discard(from);
+        if m.is_capture() && m.promotion().is_none() && was_pure {
+            self.pure.get_mut(us).add(to);
+        }
+        if !m.is_capture()
+            && from.rank() == us.relative_rank(Rank::Second)
+            && from.rank().distance(to.rank()) == 1
+        {
+            self.stepped.get_mut(us).add(from);
+        }
+    }
+}
+
+/// How likely `m` is in `pos`, under the profile `p` (0 to 3: how strongly single steps and
+/// captures are steered towards the squares of [`Memory`]; from 2 on, pawns that only captured
+/// are fed pieces and promote).
+fn weight(pos: &Chess, m: Move, mem: &Memory, p: u64) -> u32 {
+    let us = pos.turn();
+    let them = us.other();
+    let board = pos.board();
+    let second = us.relative_rank(Rank::Second);
+    let steer = 1 + p as u32 * 4;
+    match m {
+        Move::EnPassant { .. } => 600,
+        Move::Castle { .. } => 150,
+        Move::Normal {
+            promotion: Some(_),
+            from,
+            ..
+        } => {
+            if mem.pure.get(us).contains(from) {
+                4000
+            } else {
+                400
+            }
+        }
+        Move::Normal {
+            role: Role::Pawn,
+            capture: Some(victim),
+            to,
+            ..
+        } => {
+            let mut w = if p == 3 { 2000 } else { 120 };
+            if p >= 2 && mem.pure.get(us).contains(m.from().expect("a pawn move")) {
+                w *= 10;
+            }
+            // Landing where the other side's pawn stepped away from its start square.
+            if mem.stepped.get(them).contains(to) {
+                w *= 2 * steer;
+            }
+            // Killing a pawn of known history removes what the timing needs.
+            if victim == Role::Pawn && them.relative_rank(to.rank()) == Rank::Third {
+                w /= 6;
+            }
+            w
+        }
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            to,
+            ..
+        } => {
+            if from.rank() == second && from.rank().distance(to.rank()) == 1 {
+                // A single step onto a square an enemy pawn stood on (it left first).
+                if mem.visited.get(them).contains(to) {
+                    60 * steer
+                } else {
+                    6
+                }
+            } else if from.rank().distance(to.rank()) == 2 {
+                4
+            } else {
+                // Few plain steps: crossings keep single landing squares.
+                1
+            }
+        }
+        Move::Normal {
+            role, capture, to, ..
+        } => {
+            let guarded =
+                (attacks::pawn_attacks(us, to) & board.pawns() & board.by_color(them)).any();
+            let advanced =
+                *mem.pure.get(them) & !Bitboard::from_rank(them.relative_rank(Rank::Second));
+            let fed = (attacks::pawn_attacks(us, to) & advanced).any();
+            let mut w = match (guarded, p) {
+                (true, 3) => 400,
+                (true, _) => 40,
+                _ => 5,
+            };
+            if fed && p >= 2 {
+                w *= 25;
+            }
+            if role == Role::King {
+                w = 2;
+            }
+            if let Some(Role::Pawn) = capture {
+                if them.relative_rank(to.rank()) == Rank::Third {
+                    w = 1;
+                }
+            }
+            // Pieces on the enemy's second rank can be taken there by pawns.
+            if mem.stepped.get(them).contains(to) {
+                w *= 2 * steer;
+            }
+            w
+        }
+        _ => 5,
+    }
+}
+
+/// A game of at most `plies` plies drawn with [`weight`], the same for the same `seed`.
+fn game(seed: u64, plies: usize) -> retrace_testkit::Game {
+    let mut rng = SmallRng::seed_from_u64(seed ^ 0x7133_5eed);
+    let profile = seed % 4;
+    let mut pos = Chess::default();
+    let mut mem = Memory::new();
+    let mut out = retrace_testkit::Game {
+        positions: vec![pos.clone()],
+        moves: Vec::new(),
+    };
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let weights: Vec<u32> = moves
+            .iter()
+            .map(|&m| weight(&pos, m, &mem, profile))
+            .collect();
+        let mut pick = rng.gen_range(0..weights.iter().sum::<u32>());
+        let mut chosen = moves[0];
+        for (&m, &w) in moves.iter().zip(&weights) {
+            if pick < w {
+                chosen = m;
+                break;
+            }
+            pick -= w;
+        }
+        let us = pos.turn();
+        mem.play(us, chosen);
+        pos.play_unchecked(chosen);
+        *mem.visited.get_mut(us) |= pos.board().by_piece(us.pawn());
+        out.moves.push(chosen);
+        out.positions.push(pos.clone());
+    }
+    out
+}
+
+#[test]
+fn never_false_on_games_aimed_at_the_timing() {
+    let games = if cfg!(debug_assertions) { 10 } else { 600 };
+    let before = counts();
+    let positions = ungated_on_games(games, |seed| game(seed, 60 + (seed as usize * 13) % 140));
+    let after = counts();
+    let (matchings, timed, promoted) = (after.0 - before.0, after.1 - before.1, after.2 - before.2);
+    eprintln!(
+        "{positions} positions, {matchings} matchings, {timed} timed, {promoted} promoted orderings"
+    );
+    // Some 65 matchings in release order captures against steps (the first choice of start
+    // files usually matches before an ordered one is tried; 8,000 games reach some 630).
+    assert!(cfg!(debug_assertions) || timed > 20, "{timed} timed");
+}
+
+/// The life of one unit of a game, known by its start square.
+#[derive(Clone, Default)]
+struct Life {
+    /// The squares it arrived on, with the index of the position where it first stood there.
+    path: Vec<(usize, shakmaty::Square)>,
+    /// The index of the position where it first stood promoted, if it promoted.
+    promoted: Option<usize>,
+    /// The index of the first position without it, if it was captured.
+    died: Option<usize>,
+}
+
+/// Every unit's life along `moves` from the initial position, and each side's capture landings.
+fn lives(moves: &[Move]) -> (Vec<Life>, Vec<ByColor<Bitboard>>) {
+    let start = Chess::default();
+    let mut at: [Option<usize>; 64] = [None; 64];
+    let mut out = vec![Life::default(); 64];
+    for sq in start.board().occupied() {
+        at[usize::from(sq)] = Some(usize::from(sq));
+        out[usize::from(sq)].path.push((0, sq));
+    }
+    let mut pos = start;
+    let mut landed = vec![ByColor::<Bitboard>::default()];
+    for (i, &m) in moves.iter().enumerate() {
+        let ply = i + 1;
+        let us = pos.turn();
+        let mut land = *landed.last().expect("start");
+        let go = |at: &mut [Option<usize>; 64],
+                  out: &mut Vec<Life>,
+                  land: &mut ByColor<Bitboard>,
+                  from: Square,
+                  to: Square| {
+            let id = at[usize::from(from)].take().expect("a unit moves");
+            if let Some(dead) = at[usize::from(to)].replace(id) {
+                out[dead].died = Some(ply);
+                land.get_mut(us).add(to);
+            }
+            out[id].path.push((ply, to));
+            id
+        };
+        match m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                let id = go(&mut at, &mut out, &mut land, from, to);
+                if promotion.is_some() {
+                    out[id].promoted = Some(ply);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                let victim = Square::from_coords(to.file(), from.rank());
+                let dead = at[usize::from(victim)].take().expect("en passant victim");
+                out[dead].died = Some(ply);
+                land.get_mut(us).add(to);
+                go(&mut at, &mut out, &mut land, from, to);
+            }
+            Move::Castle { king, rook } => {
+                let short = rook.file() > king.file();
+                let (kf, rf) = if short {
+                    (shakmaty::File::G, shakmaty::File::F)
+                } else {
+                    (shakmaty::File::C, shakmaty::File::D)
+                };
+                let (k, r) = (
+                    at[usize::from(king)].take().expect("king"),
+                    at[usize::from(rook)].take().expect("rook"),
+                );
+                let (kt, rt) = (
+                    Square::from_coords(kf, king.rank()),
+                    Square::from_coords(rf, rook.rank()),
+                );
+                at[usize::from(kt)] = Some(k);
+                at[usize::from(rt)] = Some(r);
+                out[k].path.push((ply, kt));
+                out[r].path.push((ply, rt));
+            }
+            Move::Put { .. } => unreachable!("no drops in chess"),
+        }
+        landed.push(land);
+        pos.play_unchecked(m);
+    }
+    (out, landed)
+}
+
+/// Checks the facts of [`super::timing`] against the game itself at every position: the pawns
+/// of known history and the origins the branches choose from hold the true ones; the order of
+/// each pawn's crossings against the single steps of the pawns on their third rank (their true
+/// origins, as in the branch of the true game), the walls standing until each step, and the
+/// squares each original stood on before it (a pawn that promoted is checked with its true
+/// promotion square, narrower than the candidates the matching unites). Returns the crossings
+/// checked as coming before a step, those of pawns that promoted, and the crossings checked as
+/// coming after a step.
+fn check_game(g: &retrace_testkit::Game) -> (u64, u64, u64) {
+    use super::timing::{crossing_order, region_before, walls_before};
+    use crate::statics::{analyze_statics, home_role, one_step_origins, Timed};
+    use shakmaty::File;
+    let (lives, landed) = lives(&g.moves);
+    let mut checked = (0, 0, 0);
+    for (p, pos) in g.positions.iter().enumerate() {
+        let retro = retrace_testkit::retro_position(pos);
+        let statics = analyze_statics(&retro);
+        let fixed = statics.fixed;
+        let alive = |l: &Life| l.died.is_none_or(|d| d > p);
+        let square_at = |l: &Life, q: usize| {
+            l.path
+                .iter()
+                .take_while(|(ply, _)| *ply <= q)
+                .last()
+                .map(|&(_, s)| s)
+        };
+        // The pawns on their third rank now, with their true origin and the position after
+        // their step.
+        let mut truth: Vec<(Timed, usize)> = Vec::new();
+        for (id, l) in lives.iter().enumerate() {
+            let start = Square::new(id as u32);
+            let Some(Some(pc)) = (id < 64).then(|| Chess::default().board().piece_at(start)) else {
+                continue;
+            };
+            if pc.role != Role::Pawn || !alive(l) || l.promoted.is_some_and(|q| q <= p) {
+                continue;
+            }
+            let moved: Vec<_> = l.path.iter().filter(|(ply, _)| *ply <= p).collect();
+            if moved.len() == 2 && pc.color.relative_rank(moved[1].1.rank()) == Rank::Third {
+                let t = Timed {
+                    color: pc.color,
+                    from: start,
+                    to: moved[1].1,
+                };
+                truth.push((t, moved[1].0));
+            }
+        }
+        truth.truncate(16);
+        let timed: Vec<Timed> = truth.iter().map(|x| x.0).collect();
+        // The pawns of known history are true, and the branches hold the true origins.
+        for t in statics.timed.iter() {
+            assert!(
+                timed.contains(&t),
+                "{t:?} is not the game's: {}",
+                Fen::from_position(pos, EnPassantMode::Legal)
+            );
+        }
+        for t in &timed {
+            let origins = one_step_origins(pos.board(), fixed, t.to).map(|o| o.1);
+            assert!(
+                origins.is_some_and(|o| o.contains(t.from)),
+                "{t:?} not among the origins {origins:?}: {}",
+                Fen::from_position(pos, EnPassantMode::Legal)
+            );
+        }
+        for taker in Color::ALL {
+            // Every pawn of the taker, on the board or promoted by now.
+            for (id, l) in lives.iter().enumerate() {
+                let start = Square::new(id as u32);
+                if Chess::default().board().piece_at(start) != Some(taker.pawn())
+                    || l.path.is_empty()
+                {
+                    continue;
+                }
+                let promoted = l.promoted.filter(|&q| q <= p);
+                let end_ply = promoted.unwrap_or(p);
+                if promoted.is_none() && !alive(l) {
+                    continue;
+                }
+                let Some(end) = square_at(l, end_ply) else {
+                    continue;
+                };
+                let gf = start.file() as usize;
+                let n = (end.file() as usize).abs_diff(gf);
+                if n == 0 || n > 7 {
+                    continue;
+                }
+                let mut land = [Bitboard::EMPTY; 7];
+                super::matching::add_crossings(taker, gf, end, n, &mut land);
+                for l in &mut land {
+                    *l &= !fixed;
+                }
+                // The crossings: the last arrival on each file between, as a pawn.
+                let right = end.file() as usize > gf;
+                let pawn_path: Vec<_> = l.path.iter().filter(|(ply, _)| *ply <= end_ply).collect();
+                let crossing: Vec<(usize, Square)> = (1..=n)
+                    .map(|k| {
+                        let file = File::new(if right { gf + k } else { gf - k } as u32);
+                        let &&(ply, sq) = pawn_path
+                            .iter()
+                            .rev()
+                            .find(|(_, s)| s.file() == file)
+                            .expect("entered every file between");
+                        (ply, sq)
+                    })
+                    .collect();
+                for (k, &(_, sq)) in crossing.iter().enumerate() {
+                    assert!(
+                        land[k].contains(sq),
+                        "crossing {k} of the pawn from {start} on {sq} outside {:?}",
+                        land[k]
+                    );
+                }
+                let end_arg = promoted.is_none().then_some(end);
+                let Some(before) = crossing_order(taker, end_arg, &land[..n], &timed) else {
+                    panic!(
+                        "the true start file {start} of the pawn on {end} refused against \
+                         {timed:?}: {}",
+                        Fen::from_position(pos, EnPassantMode::Legal)
+                    );
+                };
+                for (k, &(ply, sq)) in crossing.iter().enumerate() {
+                    for (i, &(t, step)) in truth.iter().enumerate() {
+                        if before[k] & 1 << i != 0 {
+                            checked.0 += 1;
+                            checked.1 += u64::from(promoted.is_some());
+                            assert!(
+                                ply < step,
+                                "crossing {k} onto {sq} (position {ply}) of the pawn from \
+                                 {start} said to come before {t:?} (position {step}): {}",
+                                Fen::from_position(pos, EnPassantMode::Legal)
+                            );
+                        }
+                        // A crossing whose only landing square is a step's start square came
+                        // after the step (the rule orders every later crossing after it too).
+                        if land[k].single_square() == Some(t.from) {
+                            checked.2 += 1;
+                            assert!(
+                                ply > step,
+                                "crossing {k} onto {sq} (position {ply}) of the pawn from \
+                                 {start} came before {t:?} (position {step}): {}",
+                                Fen::from_position(pos, EnPassantMode::Legal)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Walls and regions before each step, for each side's originals.
+        for &(t, step) in &truth {
+            for victim in Color::ALL {
+                let capturable = landed[p].get(victim.other());
+                let walls = walls_before(victim, fixed, t, *capturable);
+                for w in walls {
+                    for q in 0..step {
+                        assert!(
+                            g.positions[q].board().occupied().contains(w),
+                            "wall {w} before {t:?} empty at position {q}: {}",
+                            Fen::from_position(pos, EnPassantMode::Legal)
+                        );
+                    }
+                }
+                for h in Bitboard::from_rank(victim.backrank()) {
+                    if home_role(victim, h).is_none_or(|r| r == Role::King) {
+                        continue;
+                    }
+                    let region =
+                        region_before(victim, Bitboard::from_square(h), walls, &statics.timed);
+                    let l = &lives[usize::from(h)];
+                    for &(ply, sq) in &l.path {
+                        if ply < step {
+                            assert!(
+                                region.contains(sq),
+                                "the original from {h} on {sq} at {ply}, before {t:?}, outside \
+                                 {region:?}: {}",
+                                Fen::from_position(pos, EnPassantMode::Legal)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn the_timing_facts_hold_in_games_aimed_at_them() {
+    let games = if cfg!(debug_assertions) { 10 } else { 600 };
+    let mut checked = (0, 0, 0);
+    for seed in 0..games {
+        let c = check_game(&game(seed, 60 + (seed as usize * 13) % 140));
+        checked = (checked.0 + c.0, checked.1 + c.1, checked.2 + c.2);
+    }
+    eprintln!(
+        "{} crossings checked before a step, {} of pawns that promoted, {} after a step",
+        checked.0, checked.1, checked.2
+    );
+    // Some 1,700 in release (8,000 games check some 24,000, 110 of pawns that promoted).
+    assert!(cfg!(debug_assertions) || checked.0 > 800, "{checked:?}");
+}
+
+/// White's h-pawn captures its way to b8 through d6 and c7 before Black's d-pawn steps onto d6
+/// (from d7, c7 or e7 as far as the board tells: the branches): the crossings of a pawn that
+/// promoted, ordered before a step. Then the new queen takes a bishop and is taken in turn.
+#[test]
+fn a_pawn_that_promoted_through_a_square_a_pawn_later_stepped_onto() {
+    let g = retrace_testkit::replay_score(
+        "1. a3 Nf6 2. a4 Nh5 3. b3 Ng3 4. hxg3 g6 5. b4 Bh6 6. b5 Bf4 7. gxf4 e5 8. fxe5 a5 \
+         9. c3 Ra6 10. c4 Rd6 11. exd6 c5 12. Ra2 Qc7 13. dxc7 d6 14. cxb8=Q Ke7 15. Qxc8 Rxc8 \
+         16. Ra3 b6",
+    );
+    let before = counts();
+    ungated_on_games(1, |_| g.clone());
+    let checked = check_game(&g);
+    let after = counts();
+    eprintln!("{checked:?} orderings checked; counts {before:?} -> {after:?}");
+    assert!(
+        checked.1 > 0,
+        "no ordering of the promoted pawn: {checked:?}"
+    );
+}
+
+/// White's f-pawn only captures: e3, d4, c5, b6 en passant (behind the pawn it takes) and a7,
+/// the square Black's a-pawn had stepped from (that crossing came after the step); White's e-pawn
+/// then steps onto e3 (from e2 or f2 as far as the board tells), after the captures on e3 and d4.
+/// Then a bishop takes a knight and the g-pawn takes the bishop.
+#[test]
+fn a_pawn_that_took_en_passant_and_landed_where_a_pawn_had_stepped_from() {
+    let g = retrace_testkit::replay_score(
+        "1. a3 Nf6 2. a4 Ng4 3. b3 Ne3 4. fxe3 d5 5. b4 d4 6. exd4 c5 7. dxc5 b5 8. cxb6 a6 \
+         9. e3 Ra7 10. bxa7 Bb7 11. Ra2 e5 12. Nf3 Bxf3 13. gxf3",
+    );
+    assert!(g.moves.iter().any(|m| m.is_en_passant()));
+    ungated_on_games(1, |_| g.clone());
+    let checked = check_game(&g);
+    assert!(
+        checked.0 > 0 && checked.2 > 0,
+        "nothing ordered: {checked:?}"
+    );
+}
