@@ -238,8 +238,12 @@ fn build(parts: Parts) -> ArbitraryPosition {
     for sq in parts.frozen {
         let _ = pos.mark_frozen(sq);
     }
+    // A unit both frozen (never moved) and promoted (moved) is a contradiction in the input,
+    // from which the rules may prove anything: not drawn.
     for sq in parts.promoted {
-        let _ = pos.mark_promoted(sq);
+        if !pos.frozen().contains(sq) {
+            let _ = pos.mark_promoted(sq);
+        }
     }
     pos.set_uncaptures_allowed(Color::White, !parts.no_uncaptures.0);
     pos.set_uncaptures_allowed(Color::Black, !parts.no_uncaptures.1);
