@@ -51,6 +51,11 @@ fn exercise(pos: &RetroPosition) {
         "is_illegal disagrees with analyze on {}",
         pos.fen()
     );
+    assert!(
+        analysis.verdict() == Verdict::Illegal || !pos.retractions().is_empty(),
+        "{}: no retraction, yet no contradiction",
+        pos.fen()
+    );
     let facts = unit_facts(pos);
     let mut marked = pos.clone();
     facts.mark(&mut marked);
