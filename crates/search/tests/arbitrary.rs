@@ -4,7 +4,7 @@
 //! retractions.
 //!
 //! The search is costlier than the analysis, so fewer cases than `crates/legal/tests/arbitrary.rs`
-//! run; `PROPTEST_CASES=5000` hunts longer.
+//! run (200 in release, a few seconds; 20 in a debug build); `PROPTEST_CASES=5000` hunts longer.
 
 use proptest::prelude::*;
 use retrace_legal::cage::AutoLimits;
@@ -84,7 +84,7 @@ fn exercise(pos: &RetroPosition, depth: u32) {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 200,
+        cases: if cfg!(debug_assertions) { 20 } else { 200 },
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

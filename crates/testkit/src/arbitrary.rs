@@ -238,8 +238,12 @@ fn build(parts: Parts) -> ArbitraryPosition {
     for sq in parts.frozen {
         let _ = pos.mark_frozen(sq);
     }
+    // A unit both frozen (never moved) and promoted (moved) is a contradiction in the input,
+    // from which the rules may prove anything: not drawn.
     for sq in parts.promoted {
-        let _ = pos.mark_promoted(sq);
+        if !pos.frozen().contains(sq) {
+            let _ = pos.mark_promoted(sq);
+        }
     }
     pos.set_uncaptures_allowed(Color::White, !parts.no_uncaptures.0);
     pos.set_uncaptures_allowed(Color::Black, !parts.no_uncaptures.1);
@@ -260,6 +264,19 @@ fn tidy(board: &mut Board, to_move: Color, keep_ep: bool) {
         }
         let mine = board.by_color(color) & !keep;
         for sq in mine.into_iter().skip(13) {
+            board.discard_piece_at(sq);
+        }
+    }
+    // No more promoted units than missing pawns: pieces beyond the initial array's go first.
+    for color in Color::ALL {
+        while (board.by_color(color) & board.pawns()).count() + extras(board, color) > 8 {
+            let over = PIECES.into_iter().find_map(|(role, n)| {
+                let units = board.by_color(color) & board.by_role(role);
+                (units.count() > n).then_some(units & !keep)
+            });
+            let Some(sq) = over.and_then(|units| units.last()) else {
+                break;
+            };
             board.discard_piece_at(sq);
         }
     }
@@ -295,4 +312,29 @@ pub fn well_formed_message(message: &str) -> bool {
         && ["  ", " ,", " .", " ;", " )", "()", "( "]
             .iter()
             .all(|hole| !message.contains(hole))
+}
+
+/// The pieces of the initial array, with how many of each a side has.
+const PIECES: [(Role, usize); 4] = [
+    (Role::Queen, 1),
+    (Role::Rook, 2),
+    (Role::Bishop, 2),
+    (Role::Knight, 2),
+];
+
+/// The units of `color` beyond the initial array's count of their kind (promoted, at least).
+fn extras(board: &Board, color: Color) -> usize {
+    [
+        (Role::Queen, 1),
+        (Role::Rook, 2),
+        (Role::Bishop, 2),
+        (Role::Knight, 2),
+    ]
+    .into_iter()
+    .map(|(role, n)| {
+        (board.by_color(color) & board.by_role(role))
+            .count()
+            .saturating_sub(n)
+    })
+    .sum()
 }

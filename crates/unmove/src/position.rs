@@ -124,7 +124,8 @@ impl RetroPosition {
             retracting
         };
         let mut pos = Self::from_board(setup.board.clone(), retracting)?;
-        pos.apply_castling_rights(setup.castling_rights)?;
+        let castling_field = text.split_ascii_whitespace().nth(2).unwrap_or("-");
+        pos.apply_castling_rights(setup.castling_rights, castling_field)?;
         if let Some(ep) = setup.ep_square {
             pos.apply_ep_square(ep)?;
         }
@@ -163,7 +164,9 @@ impl RetroPosition {
         Ok(pos)
     }
 
-    fn apply_castling_rights(&mut self, rooks: Bitboard) -> Result<(), SetupError> {
+    /// Freezes the king and rook of each castling right; `field` is the castling field as
+    /// written, to name a right in an error as the user wrote it.
+    fn apply_castling_rights(&mut self, rooks: Bitboard, field: &str) -> Result<(), SetupError> {
         for rook in rooks {
             let color = if rook.rank() == Rank::First {
                 Color::White
@@ -175,8 +178,24 @@ impl RetroPosition {
                 shakmaty::File::H => Some(CastlingSide::KingSide),
                 _ => None,
             };
-            let (king, home) = castling_squares(color, side.unwrap_or(CastlingSide::KingSide));
-            let right = match side {
+            // shakmaty reads `K` and `Q` as the outermost rook on that side of the king, so a
+            // `K` with the rook on g1 arrives as a g1 right: name it `K` as written, not `G`.
+            let written = |c: char| {
+                field.contains(if color.is_white() {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                })
+            };
+            let named = side.or(if rook.file() > shakmaty::File::E && written('k') {
+                Some(CastlingSide::KingSide)
+            } else if rook.file() < shakmaty::File::E && written('q') {
+                Some(CastlingSide::QueenSide)
+            } else {
+                None
+            });
+            let (king, home) = castling_squares(color, named.unwrap_or(CastlingSide::KingSide));
+            let right = match named {
                 Some(CastlingSide::KingSide) => 'k',
                 Some(CastlingSide::QueenSide) => 'q',
                 None => rook.file().char(),

@@ -111,6 +111,33 @@ fn castling_rights_without_their_units() {
     }
 }
 
+/// A right written `K` or `Q` whose rook is not in the corner is named as written (shakmaty reads
+/// it as the outermost rook on that side, so it arrived as a right on g1 and the error said `G`);
+/// a right written as a file letter keeps its letter.
+#[test]
+fn castling_rights_named_as_written() {
+    for (fen, message) in [
+        (
+            "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1",
+            "castling right K needs a white king on e1 and rook on h1",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/1R2K3 w Q - 0 1",
+            "castling right Q needs a white king on e1 and rook on a1",
+        ),
+        (
+            "4k1r1/8/8/8/8/8/8/4K3 w k - 0 1",
+            "castling right k needs a black king on e8 and rook on h8",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K2R w C - 0 1",
+            "castling right C needs a white king on e1 and rook on h1",
+        ),
+    ] {
+        assert_eq!(setup_err(fen, None).to_string(), message, "{fen}");
+    }
+}
+
 #[test]
 fn en_passant_squares_that_do_not_fit() {
     for fen in [

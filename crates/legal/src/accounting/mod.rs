@@ -425,7 +425,7 @@ pub(super) mod test_switch {
 
         proptest! {
             #![proptest_config(ProptestConfig {
-                cases: 2_000,
+                cases: if cfg!(debug_assertions) { 200 } else { 2_000 },
                 failure_persistence: None,
                 ..ProptestConfig::default()
             })]
