@@ -38,7 +38,7 @@ mod timing_games;
 use shakmaty::{Bitboard, ByColor, Color, File};
 
 use self::accounts::{accounts, Account};
-use self::items::{items, Item, Place};
+use self::items::{items, sort_for_enumeration, Item, Place};
 pub(crate) use self::matching::unmatched_captures;
 use crate::history::Known;
 use crate::promotion::{missing_only, NONE};
@@ -61,10 +61,13 @@ pub(crate) fn global_accounting(known: &Known<'_>, out: &mut Reasons) {
     if spare(Color::White).max(spare(Color::Black)) >= 2 * pairs && !test_switch::ungated() {
         return;
     }
-    let (Some(white), Some(black)) = (items(known, Color::White), items(known, Color::Black))
+    let (Some(mut white), Some(mut black)) =
+        (items(known, Color::White), items(known, Color::Black))
     else {
         return;
     };
+    sort_for_enumeration(Color::White, &mut white);
+    sort_for_enumeration(Color::Black, &mut black);
     let files = stay_files(&white) & stay_files(&black);
     if files == 0 {
         return;
