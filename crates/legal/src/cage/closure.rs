@@ -125,10 +125,12 @@ impl Closed {
             )
         };
         let message = if self.nodes == 0 {
-            // The store closed the root at once: a cage proven earlier in the process.
+            // The root closed at once: a cage proven earlier in the process, or the verifier's
+            // node rules (a king walled out of its home's reach).
             format!(
                 "no history: every line of retractions{of} repeats a position or dies, as an \
-                 earlier proof showed (uncaptures included), so no game reaches this one"
+                 earlier proof or the units' own walls show (uncaptures included), so no game \
+                 reaches this one"
             )
         } else {
             let how = if self.exact {

@@ -343,8 +343,9 @@ mod tests {
         p
     }
 
-    /// Each king shuffles between two corner squares behind its pawns and bishop.
-    const SEALED: &str = "5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1";
+    /// Each king shuffles between its home square and the queen's, behind its pawns and bishops
+    /// (within the squares its home reaches, so the verifier's node rules leave it open).
+    const SEALED: &str = "2b1kb2/1pppppp1/8/8/8/8/1PPPPPP1/2B1KB2 w - - 0 1";
 
     /// The search with rules (b) to (d) only: the analysis would find these walls unreachable.
     fn without_analysis(pos: &RetroPosition, max_nodes: u64, max_plies: u32) -> Exact {
