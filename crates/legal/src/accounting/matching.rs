@@ -473,18 +473,14 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
 }
 
 /// The squares where a pawn of `color` that never promoted can have stood: ranks 2 to 7, a file
-/// at most `spare` away from a start file whose pawn is not on its square unmoved, at least as
-/// many ranks up as files across; never a static square.
+/// at most `spare` away from a start file whose pawn is not on the board ([`on_board_files`]), at
+/// least as many ranks up as files across; never a static square.
 fn pawn_region(known: &Known<'_>, color: Color) -> Bitboard {
     let spare = spare(known, color).unwrap_or(8) as i32;
-    let second = color.relative_rank(Rank::Second);
+    let taken = on_board_files(known, color);
     let mut out = Bitboard::EMPTY;
     for g in File::ALL {
-        if known
-            .statics
-            .never_moved
-            .contains(Square::from_coords(g, second))
-        {
+        if taken & (1 << g as u8) != 0 {
             continue;
         }
         for f in File::ALL {
@@ -499,6 +495,48 @@ fn pawn_region(known: &Known<'_>, color: Color) -> Bitboard {
         }
     }
     out & !known.statics.fixed
+}
+
+/// The start files (a bit per file) whose pawn is certainly one of `color`'s pawns on the board,
+/// so that no missing pawn started there. Each pawn on the board started on its own file: a file
+/// whose start square holds a pawn that never moved is that pawn's; a pawn elsewhere started at
+/// most as many files away as it advanced ranks and as the other side misses units (a file change
+/// is a capture), on a file no other pawn certainly took. A pawn left with one such file took it,
+/// and the files taken so grow until nothing changes. Sound whatever the other pawns did, since
+/// the start files of the pawns on the board are distinct.
+fn on_board_files(known: &Known<'_>, color: Color) -> u8 {
+    let board = known.pos.board();
+    let second = color.relative_rank(Rank::Second);
+    let captures = known.missing(color.other()) as i32;
+    let pawns = board.by_piece(color.pawn());
+    let mut taken: u8 = 0;
+    let mut placed = Bitboard::EMPTY;
+    for sq in pawns & known.statics.never_moved & Bitboard::from_rank(second) {
+        taken |= 1 << sq.file() as u8;
+        placed.add(sq);
+    }
+    loop {
+        let before = taken;
+        for sq in pawns & !placed {
+            let reach = crate::pawns::advance(color, sq).min(captures);
+            let mut only = None;
+            let mut count = 0;
+            for g in File::ALL {
+                let across = (g as i32 - sq.file() as i32).abs();
+                if across <= reach && taken & (1 << g as u8) == 0 {
+                    only = Some(g);
+                    count += 1;
+                }
+            }
+            if let (1, Some(g)) = (count, only) {
+                taken |= 1 << g as u8;
+                placed.add(sq);
+            }
+        }
+        if taken == before {
+            return taken;
+        }
+    }
 }
 
 /// The squares a piece of `color` can ever have stood on: flooded by king and knight steps from
