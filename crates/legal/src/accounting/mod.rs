@@ -270,6 +270,14 @@ pub(super) mod test_switch {
         static MATCHINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static TIMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static PROMOTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static ACCOUNTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Counts one matching run per account of the victim's pawns whose missing pawns it placed
+    /// by their start files (in unit tests).
+    pub(super) fn count_pawn_account() {
+        #[cfg(test)]
+        ACCOUNTS.with(|r| r.set(r.get() + 1));
     }
 
     /// Counts one choice of a start file for a pawn that promoted whose crossings are ordered
@@ -362,7 +370,16 @@ pub(super) mod test_switch {
         // unit can only have died in part of the board (some 240,000 times in release).
         let matchings = MATCHINGS.with(std::cell::Cell::get);
         let timed = TIMED.with(std::cell::Cell::get);
-        eprintln!("{runs} enumerations, {matchings} matchings, {timed} of them timed");
+        let accounts = ACCOUNTS.with(std::cell::Cell::get);
+        eprintln!(
+            "{runs} enumerations, {matchings} matchings, {timed} of them timed, {accounts} \
+             accounts of the victim's pawns placing its missing pawns"
+        );
+        // The missing pawns were placed by the victim's accounts on many of those positions.
+        assert!(
+            cfg!(debug_assertions) || accounts > 1_000,
+            "{accounts} accounts"
+        );
         assert!(
             cfg!(debug_assertions) || matchings > 1_000,
             "{matchings} matchings"
