@@ -501,3 +501,69 @@ fn a_king_beyond_a_step_taken_back_is_walled_out() {
     let open = Cage::parse_line("knb2b2/rpPppp2/p1p5/8/8/8/8/8").expect("claim");
     assert!(!verify(&open, &store).verified());
 }
+
+/// The walled-out king rule never closes a real node: in biased random games where kings walk and
+/// pawns make single steps from their start squares far more often than anything else (so kings
+/// often stand near pawn walls that closed after them), every position, tracked whole with the
+/// units that truly never moved frozen, keeps both kings within their homes' floods.
+#[test]
+fn no_king_of_a_real_game_is_walled_out() {
+    use super::search::{node_statics, walled_out_king};
+    use retrace_testkit::random_game_with;
+    use shakmaty::{Chess, Rank, Role};
+    let weight = |pos: &Chess, m: Move| match m {
+        Move::Castle { .. } => 200,
+        Move::Normal {
+            role: Role::King, ..
+        } => 60,
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            to,
+            capture: None,
+            ..
+        } if from.rank() == pos.turn().relative_rank(Rank::Second)
+            && from.rank().distance(to.rank()) == 1 =>
+        {
+            40
+        }
+        Move::Normal {
+            capture: Some(_), ..
+        } => 10,
+        _ => 4,
+    };
+    let games = if cfg!(debug_assertions) { 60 } else { 7500 };
+    let (mut positions, mut walled) = (0, 0);
+    for seed in 0..games {
+        let game = random_game_with(seed, 40 + (seed as usize * 29) % 200, weight);
+        let mut moved = Bitboard::EMPTY;
+        for (t, pos) in game.positions.iter().enumerate() {
+            if t > 0 {
+                moved |= move_squares(&game.moves[t - 1], game.positions[t - 1].turn());
+            }
+            let board = pos.board().clone();
+            let node = Node {
+                frozen: board.occupied() & !moved,
+                board,
+                pending: None,
+            };
+            positions += 1;
+            assert_eq!(
+                walled_out_king(&node),
+                None,
+                "seed {seed}, ply {t}: {}",
+                node.board.board_fen()
+            );
+            // Positions where the statics wall some squares off from a king's home.
+            let statics = node_statics(&node);
+            let home = Square::from_coords(File::E, Rank::First);
+            let reach =
+                super::super::statics::flood(Role::King, Bitboard::from_square(home), !statics);
+            if (reach | statics) != Bitboard::FULL {
+                walled += 1;
+            }
+        }
+    }
+    eprintln!("{positions} positions, {walled} with squares walled off from White's king's home");
+    assert!(cfg!(debug_assertions) || walled > 30_000, "{walled} walled");
+}
