@@ -33,9 +33,11 @@
 //! (d) (the line's first failed handoff is followed one ply, [`UNCAPTURE_PLIES`]). Right after an
 //! uncapture the relaxed semantics gives away what the child still tells: the sides alternate and
 //! every check counts, so a last move of the child that only the relaxed search allows (one side
-//! retracting twice, a king left in a check along an open line) is seen to be none. The search fails (proves nothing) as soon as a child is the initial
-//! array, a child would need expanding beyond the depth limit or beyond the limit of (e), the
-//! budget runs out or the caller cancels. A node with no retraction at all has no children and is
+//! retracting twice, a king left in a check along an open line) is seen to be none. The tempo
+//! search below expands uncaptures itself where a side stays bounded; rule (e) then applies only
+//! to the handoffs it still makes. The search fails (proves nothing) as soon as a child is the
+//! initial array, a child would need expanding beyond the depth limit or beyond the limit of (e),
+//! the budget runs out or the caller cancels. A node with no retraction at all has no children and is
 //! closed. Nothing it proves goes into the store: an exactly proven position is no cage (an
 //! extension may add the blocker whose absence it used), so only the relaxed handoffs, proven by
 //! the verifier, are learnt (by the verifier itself).
@@ -88,6 +90,31 @@
 //! the node's own shortest realization may pass through the ancestor, so the cut there is no
 //! contradiction for it. Hence the depth bookkeeping ([`Frame::reaches`]).
 //!
+//! # The tempo search
+//! [`tempo_prefix`] is the same search, to any depth, with rule (d) applied only to an uncapture
+//! after which neither side is [`bounded`]; the other uncaptures are children like any other. A
+//! side is bounded when each of its units is a pawn, frozen, or a piece with no empty square to
+//! have come from. It is the tempo argument of the retro solver, searched rather than counted:
+//! moves alternate, so going back from the position a bounded side `S` retracts only pawn steps
+//! (each takes a pawn one or two ranks back towards its second rank, so at most the sum of its
+//! pawns' advances of them) and the moves of pieces those steps free, until the other side `O`
+//! uncaptures a unit of `S` that can move. Meanwhile `O` retracts one move between two of `S`'s:
+//! at most one more than `S` can, so every route, castling and capture `O` still needs after its
+//! last capture of a mobile unit must fit in that many moves, or the line dies (a position whose
+//! side to retract has no retraction left, the analysis of a child, a repetition). An uncapture
+//! of a pawn or of a unit that cannot move (a queen taken at home behind its pawns) only adds
+//! pawn steps or nothing: the count goes on, exactly. The search does not count; it follows
+//! every line, and the count is why its lines are short.
+//!
+//! *Why a success proves the position illegal.* The proof above never uses rule (d) but as one
+//! more way for a child to close: a child expanded instead of handed off is covered by the same
+//! induction (its shortest realization walks on below it), and an uncapture child is a real
+//! position like the others (the generator gives each victim its own child, with the victim on
+//! the board). So the hand proof holds word for word, whatever [`bounded`] says; that predicate
+//! only chooses where the search is tried and which lines it follows exactly. A child whose side
+//! to retract has no retraction is closed before its analysis (it has no last move, and the
+//! initial array was looked at first).
+//!
 //! # Cost
 //! The exact search branches more than the relaxed one (every victim of an uncapture is its own
 //! child) and cannot see a unit walk away, so it is only tried where the relaxed verifier
@@ -103,6 +130,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use retrace_unmove::RetroPosition;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use shakmaty::{attacks, Color};
 
 use super::closure::{relaxed, whole_claim};
 use super::format::INITIAL;
@@ -168,6 +196,9 @@ struct Search<'s> {
     /// Positions proven to have no realization (see the module documentation).
     proven: HashSet<RetroPosition>,
     plies: u32,
+    /// Whether uncaptures that leave some side [`bounded`] are expanded exactly too (the tempo
+    /// search, [`tempo_prefix`]) instead of handed to the relaxed closure.
+    tempo: bool,
     /// [`UNCAPTURE_PLIES`] (0 in tests: a failed handoff fails the search).
     uncapture_plies: u32,
 }
@@ -184,6 +215,40 @@ pub(super) fn exact_prefix(
     cancel: Option<&AtomicBool>,
 ) -> Exact {
     Search::new(store, max_nodes, max_plies, cancel).exact(pos)
+}
+
+/// The tempo search (see the module documentation): [`exact_prefix`] to any depth, whose lines
+/// go on exactly through every uncapture after which some side is still [`bounded`]; `None`
+/// (nothing tried) when neither side of `pos` is.
+pub(super) fn tempo_prefix(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> Option<Exact> {
+    if !Color::ALL.into_iter().any(|c| bounded(pos, c)) {
+        return None;
+    }
+    let mut search = Search::new(store, max_nodes, u32::MAX, cancel);
+    search.tempo = true;
+    Some(search.exact(pos))
+}
+
+/// Whether every unit of `color` but its pawns is frozen in `pos` (a castling right, a mark) or
+/// has no empty square a move of its kind can have come from: until the other side uncaptures a
+/// unit of `color`, `color` retracts only pawn moves and the moves of pieces that pawns or other
+/// such pieces free, a number its pawns' advances bound when nothing frees them. This only
+/// chooses where the tempo search is tried and which lines it follows: its proofs do not depend
+/// on it.
+fn bounded(pos: &RetroPosition, color: Color) -> bool {
+    let board = pos.board();
+    let occupied = board.occupied();
+    let pieces = board.by_color(color) & !board.pawns() & !pos.frozen();
+    pieces.into_iter().all(|sq| {
+        board
+            .piece_at(sq)
+            .is_none_or(|piece| (attacks::attacks(sq, piece, occupied) & !occupied).is_empty())
+    })
 }
 
 impl<'s> Search<'s> {
@@ -203,6 +268,7 @@ impl<'s> Search<'s> {
             line: HashMap::default(),
             proven: HashSet::default(),
             plies: 0,
+            tempo: false,
             uncapture_plies: UNCAPTURE_PLIES,
         }
     }
@@ -279,7 +345,9 @@ impl Search<'_> {
             }
             self.nodes += 1;
             let child = frame.pos.retract(retraction);
-            if retraction.uncaptured().is_some() {
+            if retraction.uncaptured().is_some()
+                && !(self.tempo && Color::ALL.into_iter().any(|c| bounded(&child, c)))
+            {
                 handoffs.push(child);
                 continue;
             }
@@ -328,7 +396,11 @@ impl Search<'_> {
         if *child.board() == INITIAL {
             return Child::Fails;
         }
+        // The tempo search meets many positions whose bounded side has no retraction left: they
+        // have no realization (the initial array was looked at above), and the generator says so
+        // sooner than the analysis.
         if self.proven.contains(child)
+            || (self.tempo && child.count_retractions() == 0)
             || self
                 .analyzer
                 .as_mut()
@@ -370,7 +442,6 @@ fn store_proves(store: &CageStore, pos: &RetroPosition) -> bool {
 #[cfg(test)]
 mod tests {
     use retrace_testkit::pos;
-    use shakmaty::Color;
 
     use super::*;
 
@@ -383,8 +454,9 @@ mod tests {
         p
     }
 
-    /// Each king shuffles between two corner squares behind its pawns and bishop.
-    const SEALED: &str = "5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1";
+    /// Each king shuffles between its home square and the queen's, behind its pawns and bishops
+    /// (within the squares its home reaches, so the verifier's node rules leave it open).
+    const SEALED: &str = "2b1kb2/1pppppp1/8/8/8/8/1PPPPPP1/2B1KB2 w - - 0 1";
 
     /// The search with rules (b) to (d) only: the analysis would find these walls unreachable.
     fn without_analysis(pos: &RetroPosition, max_nodes: u64, max_plies: u32) -> Exact {
