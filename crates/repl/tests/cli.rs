@@ -243,9 +243,14 @@ fn check_finds_a_cage_without_a_claim() {
 /// position, which the closure's exact prefix sees (it looks at all 18).
 const BRANDIS_AFTER_KA2XNA1: &str = "8/8/8/8/8/1P6/KPkPP3/nR1b4 w - -";
 
-/// Black retracting in a published problem (Mortimer; White retracts in it): every line dies
-/// within one ply, one ply too deep for `check`'s closure, so only `--prove` proves it illegal.
-const DIES_WITHIN_ONE_PLY: &str = "k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -";
+/// Black retracting in a published problem (Jan Mortensen's r2-A-043 of Retractor 2's suite;
+/// White retracts in it): every line dies within two plies. `check`'s closure proves it, since
+/// its exact prefix follows each uncapture the cage verifier cannot close one ply further.
+const DIES_WITHIN_TWO_PLIES: &str = "k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -";
+
+/// Black retracting in another (Werner Keym's r2-A-032; White retracts in it): each last move
+/// leads at once to an illegal position, which only `--prove` looks at.
+const DIES_AT_ONCE: &str = "k1KB4/PpRpp1p1/b1p2p2/1p6/8/8/8/8 w - -";
 
 #[test]
 fn check_prove_finds_a_history_or_proves_there_is_none() {
@@ -253,14 +258,21 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     assert_eq!(plain["verdict"], "illegal");
     assert_eq!(plain["reasons"][0]["code"], "closure", "{plain}");
 
-    let plain = json(&retrace(&["check", DIES_WITHIN_ONE_PLY, "--json"], ""));
+    let plain = json(&retrace(&["check", DIES_WITHIN_TWO_PLIES, "--json"], ""));
+    assert_eq!(plain["verdict"], "illegal", "{plain}");
+    assert_eq!(plain["reasons"][0]["code"], "closure", "{plain}");
+    assert!(
+        plain["reasons"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("within 2 plies")),
+        "{plain}"
+    );
+
+    let plain = json(&retrace(&["check", DIES_AT_ONCE, "--json"], ""));
     assert_eq!(plain["verdict"], "no_contradiction");
     assert!(plain.get("retraction").is_none(), "only with --prove");
 
-    let out = retrace(
-        &["check", DIES_WITHIN_ONE_PLY, "--prove", "4", "--json"],
-        "",
-    );
+    let out = retrace(&["check", DIES_AT_ONCE, "--prove", "4", "--json"], "");
     assert!(out.status.success());
     let v = json(&out);
     assert_eq!(v["verdict"], "illegal");
@@ -270,12 +282,12 @@ fn check_prove_finds_a_history_or_proves_there_is_none() {
     assert_eq!(r["complete"], true);
     assert!(r["history"].is_null());
     let tries = r["tries"].as_array().expect("tries");
-    // h6-h5, h7-h5, the five uncaptures of g6xh5 and f7-f6.
-    assert_eq!(tries.len(), 8, "{tries:?}");
+    // b6-b5 and f7-f6.
+    assert_eq!(tries.len(), 2, "{tries:?}");
     assert!(tries
         .iter()
-        .all(|t| t["survived"].as_u64().is_some_and(|s| s <= 1) && t["repeats"] == false));
-    assert_eq!(r["longest"]["plies"], 1);
+        .all(|t| t["survived"] == 0 && t["repeats"] == false && t["cut"] == "illegal"));
+    assert_eq!(r["longest"]["plies"], 0);
 
     // The real position: a history exists, and it starts with the only possible last move.
     let v = json(&retrace(&["check", BRANDIS, "--prove", "4", "--json"], ""));

@@ -27,9 +27,9 @@ const PAWNS_TOO_FEW_FILES: &str = "1k6/pppppppp/8/8/8/P7/PPPPPPP1/4K3 w - -";
 /// Hwa's rook walled in on g2: only the automatic cage attempt proves it illegal.
 const CAGED_ROOK: &str = "4k3/8/8/8/8/6P1/4PPrP/7K w - -";
 
-/// A published problem with the other side retracting: `--prove` shows every line dies within
-/// one ply.
-const DIES_WITHIN_ONE_PLY: &str = "k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -";
+/// A published problem with the other side retracting: `--prove` shows every last move leads
+/// to an illegal position.
+const DIES_AT_ONCE: &str = "k1KB4/PpRpp1p1/b1p2p2/1p6/8/8/8/8 w - -";
 
 /// Runs the binary and compares its standard output (timings masked) with `tests/golden/NAME`,
 /// or rewrites the file under `RETRACE_BLESS`.
@@ -105,7 +105,7 @@ fn check_of_the_binary() {
     golden("check_cage.json", &["check", CAGED_ROOK, "--json"], "");
     golden(
         "check_prove.txt",
-        &["check", DIES_WITHIN_ONE_PLY, "--prove", "4"],
+        &["check", DIES_AT_ONCE, "--prove", "4"],
         "",
     );
     golden(

@@ -313,7 +313,8 @@ fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
         &[],
         &format!(
             "{BRANDIS}prove 3\nstep 1\nhistory\nprove 0\n\
-             fen k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -\nprove 2\n"
+             fen k1KB4/PpRpp1p1/b1p2p2/1p6/8/8/8/8 w - -\nprove 2\n\
+             fen k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -\nprove 4\n"
         ),
     );
     let text = stdout(&out);
@@ -329,11 +330,21 @@ fn prove_shows_a_history_to_step_into_or_proves_there_is_none() {
     );
     assert!(stderr(&out).contains("usage: prove N"), "{}", stderr(&out));
     assert!(
-        text.contains("no history is 2 plies deep: every line dies within 1 ply"),
+        text.contains("no history is 2 plies deep: every last move leads to an illegal position"),
         "{text}"
     );
     assert!(
-        text.contains("into an illegal position at once: h7-h5"),
+        text.contains("into an illegal position at once: b6-b5 f7-f6"),
+        "{text}"
+    );
+    // The closure answers this one before any search: every line dies within 2 plies, h6-h5's
+    // after an uncapture the exact prefix follows one ply.
+    assert!(
+        text.contains("repeats a position or dies within 2 plies"),
+        "{text}"
+    );
+    assert!(
+        text.contains("into a closure (its lines only go round): h6-h5"),
         "{text}"
     );
 }

@@ -101,7 +101,8 @@ pub struct Closed {
     /// proof came from the store's cache).
     pub plies: Option<u32>,
     /// Whether the proof is the exact prefix's (`cage/exact.rs`): every check counted, the
-    /// sides alternating, until each line's first uncapture. It tracks every unit of the
+    /// sides alternating, until each line's first uncapture (and one ply past it where the
+    /// relaxed closure of the uncapture's child failed). It tracks every unit of the
     /// position, so `units` is all of them and `whole` is true.
     pub exact: bool,
     /// Whether the proof is the exact prefix's tempo search (`cage/exact.rs`): the same, its
@@ -142,7 +143,7 @@ impl Closed {
                  while a side has only pawns free to move back"
             } else if self.exact {
                 ", the sides alternating and every check counted up to each line's first \
-                 uncapture"
+                 uncapture, and a ply past it where needed"
             } else {
                 ""
             };

@@ -517,11 +517,19 @@ mod tests {
             let stopped = past_uncapture(&p, 0);
             assert!(!stopped.proven, "{fen}: {stopped:?}");
             // The same board with the other side to retract is the problem's legal side (its
-            // answer is a last move of White's): nothing is proven, however far past.
+            // answer is a last move of White's): nothing is proven, however far past, although
+            // rule (e) does follow its first failed handoff (the search goes deeper than the
+            // uncapture it stopped at without the rule).
             let legal = pos(&fen.replace(" w ", " b "));
+            let without = past_uncapture(&legal, 0);
+            assert!(!without.proven, "{fen} (White retracts): {without:?}");
             for plies in [UNCAPTURE_PLIES, 3] {
                 let exact = past_uncapture(&legal, plies);
                 assert!(!exact.proven, "{fen} (White retracts): {exact:?}");
+                assert!(
+                    exact.plies > without.plies,
+                    "{fen} (White retracts): {exact:?}"
+                );
             }
         }
     }
