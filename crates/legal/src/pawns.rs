@@ -154,7 +154,7 @@ pub(crate) fn plain_cost(color: Color, sq: Square, start: i32) -> Option<u8> {
 }
 
 /// [`assignment_table`] with the cost of each pawn and start file given by `cost`.
-fn assignment_table_by(
+pub(crate) fn assignment_table_by(
     pawns: Bitboard,
     cost: impl Fn(Square, i32) -> Option<u8>,
 ) -> Option<[u8; 256]> {

@@ -35,7 +35,9 @@ fn sealed(fen: &str) -> RetroPosition {
 }
 
 /// Each king shuffles between two corner squares behind its pawns and bishop (the position of
-/// `crates/search/tests/repetition.rs`).
+/// `crates/search/tests/repetition.rs`). The verifier's node rules now close it at its root
+/// (neither king can have walked from its home square past the bishop that never moved), so the
+/// closure proves it in no node; `cage/exact.rs` tests a shuffle that only repetition closes.
 const SEALED: &str = "5b1k/4pppp/8/8/8/8/4PPPP/5B1K w - - 0 1";
 
 /// The near miss: both g-pawns gone, each king leaves its corner through the g-file. Legal.
@@ -59,15 +61,13 @@ fn a_sealed_shuffle_is_closed_with_its_own_reason() {
         assert_eq!(reason.code, ReasonCode::Closure);
         assert_eq!(reason.code.as_str(), "closure");
         let k = closed.plies.expect("searched, not cached");
-        assert!((1..=8).contains(&k), "{closed:?}");
+        assert!(k <= 8, "{closed:?}");
         assert!(
-            reason.message.starts_with(&format!(
-                "no history: every line of retractions repeats a position or dies within {k} plies"
-            )),
+            reason
+                .message
+                .starts_with("no history: every line of retractions repeats a position or dies"),
             "{reason}"
         );
-        // Too small a budget proves nothing.
-        assert_eq!(closure(&p, &CageStore::new(), 1, None).closed, None);
         // Asked again through one store, the closure is known: the same verdict, worded alike.
         let store = CageStore::new();
         let first = closure(&p, &store, 1_000, None).closed.expect("closed");

@@ -253,3 +253,29 @@ fn units_behind_a_door_came_in_before_it_closed() {
                 b3 Ng3 hxg3 f5 Qd3 f4 gxf4 Rh6 Kd2 Re6 a4 Re5 fxe5 Qc7 a5 Qd6 exd6 Nc7 dxc7 d6";
     assert!(near.starts_with(&support::play(game)));
 }
+
+/// Which pawn is missing, counted with the victim's pawns (issue 11, item 3). White misses its f1
+/// bishop (e2-e3 let it out) and one pawn; Black has all sixteen units, so White's pawns made no
+/// capture: b3 came from b2, and the missing pawn is the a-pawn, which never left the a-file nor
+/// promoted (a7 never moved). Black made exactly two captures, c7xb6 on a dark square and one more:
+/// the light-squared bishop needs the other, and the a-pawn never stood on b6. Any start file of a
+/// pawn that has gone, taken together, would let it die on b6.
+#[test]
+fn missing_pawn_is_the_one_the_pawns_on_the_board_leave() {
+    let a = assert_illegal(
+        "rnbqkbnr/pp1ppppp/1p6/8/8/1P2P3/2PP1PPP/RNBQK1NR w - -",
+        CaptureUnmatched,
+    );
+    assert!(a.reasons[0].message.contains("pawn from the a-file"));
+    assert!(a.reasons[0].squares.contains(&Square::B6));
+    // Colours swapped.
+    assert_illegal(
+        "rnbqk1nr/2pp1ppp/1p2p3/8/8/1P6/PP1PPPPP/RNBQKBNR b - -",
+        CaptureUnmatched,
+    );
+    // The dark-squared bishop is missing instead: c7xb6 took it, a piece the a-pawn on its file.
+    let near = "rnbqkbnr/pp1ppppp/1p6/8/8/1P6/2PPPPPP/RN1QKBNR w - -";
+    assert_legal(near);
+    let game = "b3 Nc6 Bb2 Nb8 Ba3 Nc6 Bc5 Nb8 Bb6 cxb6 a4 Nc6 a5 Nxa5 Nc3 Nc6 Nb1 Nb8";
+    assert!(near.starts_with(&support::play(game)));
+}

@@ -298,7 +298,14 @@ impl RetroPosition {
         }
     }
 
-    /// Marks the unit on `square` as never having moved.
+    /// Marks the unit on `square` as never having moved, from here back to the start of the game:
+    /// none of its retractions is generated any more.
+    ///
+    /// This is the generator's mark, used by castling rights, cages and the search to pin units;
+    /// it accepts a unit marked promoted (such a unit can never take back its promotion, so every
+    /// line through it dies, which is what the two marks together mean, and the oracle test
+    /// exercises that). A person's "this unit never moved" goes through
+    /// [`RetroPosition::mark_never_moved`], which refuses a promoted unit or one off its home.
     pub fn mark_frozen(&mut self, square: Square) -> Result<(), SetupError> {
         if !self.board.occupied().contains(square) {
             return Err(SetupError::Mark {

@@ -88,6 +88,42 @@ pub(crate) fn items(known: &Known<'_>, color: Color) -> Option<Vec<Item>> {
     Some(out)
 }
 
+/// Orders `color`'s items for the accounts' enumeration: the pawns with the fewest start files
+/// first (they prune the most), ties broken by what the colour-mirrored position has alike (files,
+/// ranks counted from the side's own back rank), so that a position and its mirror are walked in
+/// the same order and give up at their limits together.
+pub(crate) fn sort_for_enumeration(color: Color, items: &mut [Item]) {
+    items.sort_by_key(|item| order_key(color, item));
+}
+
+/// The key of [`sort_for_enumeration`].
+fn order_key(color: Color, item: &Item) -> (usize, u8, u32, u32, u32) {
+    let starts = item.costs.iter().filter(|c| c.base != NONE).count();
+    match item.place {
+        Place::Board(sq) => (
+            starts,
+            0,
+            sq.file() as u32,
+            color.relative_rank(sq.rank()) as u32,
+            0,
+        ),
+        Place::Promoted { units, squares } => {
+            let relative = if color.is_white() {
+                squares
+            } else {
+                squares.flip_vertical()
+            };
+            (
+                starts,
+                1,
+                relative.0.trailing_zeros(),
+                relative.0.count_ones(),
+                units.count() as u32,
+            )
+        }
+    }
+}
+
 /// The cost of `color`'s pawn on `sq` from file `start`. On another file it left its start file
 /// by its captures; on its own file, walls may have forced it round (then it left, too), or it
 /// made two captures out and back, which needs two ranks of advance.

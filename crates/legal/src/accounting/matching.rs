@@ -25,6 +25,21 @@
 //! walk around the walls to a promotion square needs at most `spare` captures (the promoting pawn
 //! is not one of those on the board, whose captures cost at least the fewest of any assignment).
 //!
+//! *Which pawns are missing.* Sharper, when `V` has no promoted unit to account for: each game
+//! gives `V`'s pawns on the board distinct start files, a set `A` whose walks around the walls
+//! cost at least `c(A)` captures (the cheapest assignment onto exactly `A`), and the missing pawns
+//! are exactly those of the other start files, one each. Every capture of `V`'s pawns took a unit
+//! `S` misses, and `V`'s pieces made the captures the pens prove, so `V`'s pawns made at most
+//! `budget` captures, and the missing pawns together at most `spare(A) = budget - c(A)`. A missing
+//! pawn from file `g` that promoted walked to a promotion square with at most `spare(A)` captures;
+//! one that never promoted died as a pawn at most `spare(A)` files from `g`, at least as many
+//! ranks up as files across. So the rule runs once per set `A` within the budget (sets that give
+//! the same lists once), with the missing pawns placed that way when no free start file can
+//! promote within `spare(A)`, and as units that may have died anywhere otherwise; it holds only if
+//! every set fails. This is where the two sides' pawns are counted together: the victim's pawn
+//! structure says which of its pawns are gone and how far they can have strayed, the taker's
+//! says where its captures landed.
+//!
 //! *Where each capture can have landed.* Fix the start file of every pawn of `S` on the board and
 //! of one pawn per promoted unit `S` must have (any game fixes them; the rule tries every choice
 //! within `S`'s capture budget). A pawn that went from file `g` to file `f`, `n` files away,
@@ -60,6 +75,7 @@ use super::door::{self, Displaced};
 use super::items::{items, Place};
 use super::timing::{self, Moves};
 use crate::history::{self, Known};
+use crate::pawns::assignment_table_by;
 use crate::promotion::{walls_walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::statics::{
@@ -74,6 +90,10 @@ const NODE_LIMIT: u32 = 4096;
 /// The most branches of the victim's pawn histories searched; beyond them the rule gives up.
 const MAX_BRANCHES: usize = 8;
 
+/// The most accounts of the victim's pawns matched one by one; beyond them the rule matches the
+/// missing pawns against every start file at once.
+const MAX_ACCOUNTS: usize = 16;
+
 /// A missing unit of the victim and the squares where it can have died.
 #[derive(Clone, Copy, Debug)]
 struct Victim {
@@ -84,6 +104,8 @@ struct Victim {
     homes: Bitboard,
     /// The squares where it can have been captured.
     region: Bitboard,
+    /// For a pawn of one account of the victim's pawns, the file it started on.
+    file: Option<File>,
 }
 
 /// The capture slots of one pawn of the taker from one start file: the landing squares of each
@@ -236,7 +258,109 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
             .saturating_sub(usize::from(known.captures.get(taker).by_pawns))
             .saturating_sub(known.promoted.get(taker).total as usize)
     };
-    let victims = victims(known, victim, missing, room)?;
+    // Every game follows one account of the victim's pawns: the rule holds if each account fails.
+    if let Some(accounts) = pawn_accounts(known, victim, missing, room) {
+        let mut first = None;
+        for victims in accounts {
+            let witness = side_with(known, victim, timing, victims)?;
+            first.get_or_insert(witness);
+        }
+        return first;
+    }
+    let promotes = can_promote(known, victim);
+    let victims = victims(known, victim, missing, room, promotes)?;
+    side_with(known, victim, timing, victims)
+}
+
+/// The missing units of `victim` once more, one list per set of start files the victim's pawns on
+/// the board can leave free within its captures: each missing pawn then started on a file of
+/// that set and died, as a pawn unless a walk from the set promotes within the captures the set
+/// leaves spare, within those spare captures (see the module documentation); `None` where the
+/// victim has promoted units, or the sets are too many or none, or a list says nothing more than
+/// [`victims`] can (its gate).
+fn pawn_accounts(
+    known: &Known<'_>,
+    victim: Color,
+    missing: u32,
+    room: usize,
+) -> Option<Vec<Vec<Victim>>> {
+    let board = known.pos.board();
+    if known.promoted.get(victim).total > 0
+        || (known.statics.promoted & board.by_color(victim)).any()
+    {
+        return None;
+    }
+    let budget = known
+        .missing(victim.other())
+        .checked_sub(known.by_pieces(victim))?;
+    let list = items(known, victim)?;
+    let pawns = board.by_piece(victim.pawn());
+    if list.len() != pawns.count() || pawns.count() == 8 {
+        return None;
+    }
+    let cost = |sq: Square, g: i32| {
+        let item = list.iter().find(|i| i.place == Place::Board(sq))?;
+        let base = item.costs[usize::try_from(g).ok()?].base;
+        (base != NONE).then(|| base.min(30) as u8)
+    };
+    let table = assignment_table_by(pawns, cost)?;
+    let walks = walls_walks(victim, known.statics);
+    let (mut as_pawns, mut promoting) = (None, None);
+    let mut out: Vec<Vec<Victim>> = Vec::new();
+    for (used, &c) in table.iter().enumerate() {
+        let c = u32::from(c);
+        if used.count_ones() as usize != pawns.count() || c > budget {
+            continue;
+        }
+        let spare = budget - c;
+        let free = File::ALL
+            .into_iter()
+            .filter(|&g| used & 1 << g as usize == 0);
+        let list = if free
+            .clone()
+            .any(|g| promotes_within(victim, &walks[g as usize], spare))
+        {
+            promoting
+                .get_or_insert_with(|| victims(known, victim, missing, room, true))
+                .clone()?
+        } else {
+            let mut list = as_pawns
+                .get_or_insert_with(|| victims(known, victim, missing, room, false))
+                .clone()?;
+            let pieces = list.len().checked_sub(8 - pawns.count())?;
+            super::test_switch::count_pawn_account();
+            for (v, g) in list[pieces..].iter_mut().zip(free) {
+                v.region = pawn_region_from(known, victim, g, spare);
+                v.file = Some(g);
+            }
+            list
+        };
+        let same = |other: &Vec<Victim>| {
+            other.len() == list.len()
+                && other
+                    .iter()
+                    .zip(&list)
+                    .all(|(a, b)| a.role == b.role && a.region == b.region)
+        };
+        if !out.iter().any(same) {
+            out.push(list);
+        }
+        if out.len() > MAX_ACCOUNTS {
+            return None;
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// [`side`] with the missing units `victims`.
+fn side_with(
+    known: &Known<'_>,
+    victim: Color,
+    timing: bool,
+    victims: Vec<Victim>,
+) -> Option<Witness> {
+    let taker = victim.other();
+    let missing = known.missing(victim);
     let all = !known.statics.fixed;
     let everywhere = victims.iter().all(|v| all.is_subset(v.region));
     let timing =
@@ -355,7 +479,13 @@ fn may_order(board: &shakmaty::Board, taker: Color) -> bool {
 /// The missing units of `victim` with their regions, `missing` in all; `None` if the counts
 /// contradict (other rules say so), or if at most `room` of them can have a region smaller than
 /// the board (the gate of [`side`]).
-fn victims(known: &Known<'_>, victim: Color, missing: u32, room: usize) -> Option<Vec<Victim>> {
+fn victims(
+    known: &Known<'_>,
+    victim: Color,
+    missing: u32,
+    room: usize,
+    promotes: bool,
+) -> Option<Vec<Victim>> {
     let board = known.pos.board();
     let statics = known.statics;
     let open = !statics.fixed;
@@ -367,7 +497,6 @@ fn victims(known: &Known<'_>, victim: Color, missing: u32, room: usize) -> Optio
         (Role::Bishop, Bitboard::LIGHT_SQUARES),
         (Role::Bishop, Bitboard::DARK_SQUARES),
     ];
-    let promotes = can_promote(known, victim);
     // The kinds with originals gone: the homes not known to hold theirs, the units that can be
     // originals, and how many originals are gone at least.
     let mut gone_kinds = Vec::with_capacity(kinds.len());
@@ -406,6 +535,7 @@ fn victims(known: &Known<'_>, victim: Color, missing: u32, room: usize) -> Optio
                     role,
                     homes: Bitboard::from_square(h),
                     region: r,
+                    file: None,
                 });
             } else {
                 others.add(h);
@@ -416,6 +546,7 @@ fn victims(known: &Known<'_>, victim: Color, missing: u32, room: usize) -> Optio
             role,
             homes: others,
             region: union,
+            file: None,
         }));
     }
     let rest = (missing as usize).checked_sub(out.len())?;
@@ -424,6 +555,7 @@ fn victims(known: &Known<'_>, victim: Color, missing: u32, room: usize) -> Optio
             role: Role::King,
             homes: Bitboard::EMPTY,
             region: Bitboard::FULL,
+            file: None,
         }));
     } else {
         let pawns = 8usize.checked_sub(board.by_piece(victim.pawn()).count())?;
@@ -435,6 +567,7 @@ fn victims(known: &Known<'_>, victim: Color, missing: u32, room: usize) -> Optio
             role: Role::Pawn,
             homes: Bitboard::EMPTY,
             region,
+            file: None,
         }));
     }
     Some(out)
@@ -461,7 +594,6 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
         return true;
     };
     let walks = walls_walks(color, known.statics);
-    let last = Bitboard::from_rank(color.relative_rank(Rank::Eighth));
     let second = color.relative_rank(Rank::Second);
     // A pawn that promoted is not on the board: its start square holds no pawn that never moved.
     walks.iter().zip(File::ALL).any(|(from, g)| {
@@ -469,40 +601,94 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
             .statics
             .never_moved
             .contains(Square::from_coords(g, second))
-            && last.into_iter().any(|q| {
-                let w = from[usize::from(q)];
-                w != NO_WALK && u32::from(w) <= spare
-            })
+            && promotes_within(color, from, spare)
     })
 }
 
+/// Whether a pawn of `color` whose walks around the walls from its start file are `from` can reach
+/// a promotion square with at most `spare` captures.
+fn promotes_within(color: Color, from: &[u8; 64], spare: u32) -> bool {
+    Bitboard::from_rank(color.relative_rank(Rank::Eighth))
+        .into_iter()
+        .any(|q| {
+            let w = from[usize::from(q)];
+            w != NO_WALK && u32::from(w) <= spare
+        })
+}
+
 /// The squares where a pawn of `color` that never promoted can have stood: ranks 2 to 7, a file
-/// at most `spare` away from a start file whose pawn is not on its square unmoved, at least as
-/// many ranks up as files across; never a static square.
+/// at most `spare` away from a start file whose pawn is not on the board ([`on_board_files`]), at
+/// least as many ranks up as files across; never a static square.
 fn pawn_region(known: &Known<'_>, color: Color) -> Bitboard {
-    let spare = spare(known, color).unwrap_or(8) as i32;
-    let second = color.relative_rank(Rank::Second);
+    let spare = spare(known, color).unwrap_or(8);
+    let taken = on_board_files(known, color);
+    File::ALL
+        .into_iter()
+        .filter(|&g| taken & (1 << g as u8) == 0)
+        .fold(Bitboard::EMPTY, |out, g| {
+            out | pawn_region_from(known, color, g, spare)
+        })
+}
+
+/// The squares where a pawn of `color` from file `g` that never promoted and made at most `spare`
+/// captures can have stood: ranks 2 to 7, at most `spare` files from `g`, at least as many ranks up
+/// as files across; never a static square.
+fn pawn_region_from(known: &Known<'_>, color: Color, g: File, spare: u32) -> Bitboard {
+    let spare = spare.min(8) as i32;
     let mut out = Bitboard::EMPTY;
-    for g in File::ALL {
-        if known
-            .statics
-            .never_moved
-            .contains(Square::from_coords(g, second))
-        {
+    for f in File::ALL {
+        let across = (f as i32 - g as i32).abs();
+        if across > spare {
             continue;
         }
-        for f in File::ALL {
-            let across = (f as i32 - g as i32).abs();
-            if across > spare {
-                continue;
-            }
-            for up in across..6 {
-                let rank = color.relative_rank(Rank::new(1 + up as u32));
-                out.add(Square::from_coords(f, rank));
-            }
+        for up in across..6 {
+            let rank = color.relative_rank(Rank::new(1 + up as u32));
+            out.add(Square::from_coords(f, rank));
         }
     }
     out & !known.statics.fixed
+}
+
+/// The start files (a bit per file) whose pawn is certainly one of `color`'s pawns on the board,
+/// so that no missing pawn started there. Each pawn on the board started on its own file: a file
+/// whose start square holds a pawn that never moved is that pawn's; a pawn elsewhere started at
+/// most as many files away as it advanced ranks and as the other side misses units (a file change
+/// is a capture), on a file no other pawn certainly took. A pawn left with one such file took it,
+/// and the files taken so grow until nothing changes. Sound whatever the other pawns did, since
+/// the start files of the pawns on the board are distinct.
+fn on_board_files(known: &Known<'_>, color: Color) -> u8 {
+    let board = known.pos.board();
+    let second = color.relative_rank(Rank::Second);
+    let captures = known.missing(color.other()) as i32;
+    let pawns = board.by_piece(color.pawn());
+    let mut taken: u8 = 0;
+    let mut placed = Bitboard::EMPTY;
+    for sq in pawns & known.statics.never_moved & Bitboard::from_rank(second) {
+        taken |= 1 << sq.file() as u8;
+        placed.add(sq);
+    }
+    loop {
+        let before = taken;
+        for sq in pawns & !placed {
+            let reach = crate::pawns::advance(color, sq).min(captures);
+            let mut only = None;
+            let mut count = 0;
+            for g in File::ALL {
+                let across = (g as i32 - sq.file() as i32).abs();
+                if across <= reach && taken & (1 << g as u8) == 0 {
+                    only = Some(g);
+                    count += 1;
+                }
+            }
+            if let (1, Some(g)) = (count, only) {
+                taken |= 1 << g as u8;
+                placed.add(sq);
+            }
+        }
+        if taken == before {
+            return taken;
+        }
+    }
 }
 
 /// The squares a piece of `color` can ever have stood on: flooded by king and knight steps from
@@ -798,6 +984,7 @@ impl Search<'_> {
                                 role: d.role,
                                 homes: Bitboard::from_square(d.home),
                                 region: d.region,
+                                file: None,
                             },
                             None => setup.victims[i],
                         })
@@ -880,7 +1067,20 @@ fn augment(u: usize, adjacency: &[u32], owner: &mut [Option<usize>], seen: &mut 
 fn victim_words(color: Color, v: &Victim) -> String {
     let adj = color_adj(color);
     match v.role {
-        Role::Pawn => format!("a {adj} pawn"),
+        Role::Pawn => match v.file {
+            Some(f) => format!(
+                "the {adj} pawn from the {}-file ({}'s pawns on the board leave that start file to \
+                 it, and it never promoted {})",
+                f.char(),
+                color_name(color),
+                if v.region.into_iter().all(|s| s.file() == f) {
+                    "nor left it"
+                } else {
+                    "and made only its spare captures"
+                }
+            ),
+            None => format!("a {adj} pawn"),
+        },
         Role::King => format!("a {adj} unit"),
         role => {
             let name = retrace_unmove::role_name(role);

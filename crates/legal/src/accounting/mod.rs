@@ -39,7 +39,7 @@ mod timing_games;
 use shakmaty::{Bitboard, ByColor, Color, File};
 
 use self::accounts::{accounts, Account};
-use self::items::{items, Item, Place};
+use self::items::{items, sort_for_enumeration, Item, Place};
 pub(crate) use self::matching::unmatched_captures;
 use crate::history::Known;
 use crate::promotion::{missing_only, NONE};
@@ -62,10 +62,13 @@ pub(crate) fn global_accounting(known: &Known<'_>, out: &mut Reasons) {
     if spare(Color::White).max(spare(Color::Black)) >= 2 * pairs && !test_switch::ungated() {
         return;
     }
-    let (Some(white), Some(black)) = (items(known, Color::White), items(known, Color::Black))
+    let (Some(mut white), Some(mut black)) =
+        (items(known, Color::White), items(known, Color::Black))
     else {
         return;
     };
+    sort_for_enumeration(Color::White, &mut white);
+    sort_for_enumeration(Color::Black, &mut black);
     let files = stay_files(&white) & stay_files(&black);
     if files == 0 {
         return;
@@ -268,6 +271,14 @@ pub(super) mod test_switch {
         static MATCHINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static TIMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static PROMOTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static ACCOUNTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Counts one matching run per account of the victim's pawns whose missing pawns it placed
+    /// by their start files (in unit tests).
+    pub(super) fn count_pawn_account() {
+        #[cfg(test)]
+        ACCOUNTS.with(|r| r.set(r.get() + 1));
     }
 
     /// Counts one choice of a start file for a pawn that promoted whose crossings are ordered
@@ -360,7 +371,16 @@ pub(super) mod test_switch {
         // unit can only have died in part of the board (some 240,000 times in release).
         let matchings = MATCHINGS.with(std::cell::Cell::get);
         let timed = TIMED.with(std::cell::Cell::get);
-        eprintln!("{runs} enumerations, {matchings} matchings, {timed} of them timed");
+        let accounts = ACCOUNTS.with(std::cell::Cell::get);
+        eprintln!(
+            "{runs} enumerations, {matchings} matchings, {timed} of them timed, {accounts} \
+             accounts of the victim's pawns placing its missing pawns"
+        );
+        // The missing pawns were placed by the victim's accounts on many of those positions.
+        assert!(
+            cfg!(debug_assertions) || accounts > 1_000,
+            "{accounts} accounts"
+        );
         assert!(
             cfg!(debug_assertions) || matchings > 1_000,
             "{matchings} matchings"

@@ -77,6 +77,7 @@ use shakmaty::{
 use super::format::{Cage, INITIAL};
 use super::store::CageStore;
 use crate::pawns::PawnCost;
+use crate::statics::{flood, home_role, steps};
 
 /// Why a verification did not prove its cage.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -406,6 +407,52 @@ pub(crate) fn all_home(board: &Board) -> bool {
     })
 }
 
+/// The squares a tracked unit of `node` stood on throughout every realization: pawns on their
+/// start squares (a pawn never returns to its second rank, so it never moved), the frozen units,
+/// and, to a fixpoint, each unit on a home square of its own role whose every adjacent square on
+/// its lines is such a square (it cannot have arrived there, so it stood there from the start).
+pub(crate) fn node_statics(node: &Node) -> Bitboard {
+    let board = &node.board;
+    let mut fixed = node.frozen
+        | (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
+        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh));
+    loop {
+        let grown = (board.occupied() & !fixed)
+            .into_iter()
+            .filter(|&sq| {
+                board.piece_at(sq).is_some_and(|p| {
+                    home_role(p.color, sq) == Some(p.role) && steps(p.role, sq).is_subset(fixed)
+                })
+            })
+            .fold(fixed, Bitboard::with);
+        if grown == fixed {
+            return fixed;
+        }
+        fixed = grown;
+    }
+}
+
+/// A tracked king of `node` that cannot have walked from its home square to where it stands:
+/// its square lies outside the flood of king steps from its home through the squares that are
+/// not [`node_statics`].
+///
+/// Proof. In a realization `H` of the node every static square held the same unit throughout
+/// (see [`node_statics`]), so the king, which started on its home square, never stood on one, and
+/// it moved by king steps (castling passes the square between, which must be empty, so it is a
+/// pair of king steps too). Its square is therefore in the flood. This is the wall in time of a
+/// pawn step seen from the retraction side: once a pawn's single step is taken back, the pawn
+/// stands on its start square again, and a king found beyond it was shut out before that step
+/// (the black king on a8 of `knb2b2/rpPpppp1/p1p5/...` with `c7-c6` taken back).
+pub(crate) fn walled_out_king(node: &Node) -> Option<Square> {
+    let board = &node.board;
+    let statics = node_statics(node);
+    Color::ALL.into_iter().find_map(|color| {
+        let k = king_of(board, color)?;
+        let home = Square::from_coords(File::E, color.backrank());
+        (!flood(Role::King, Bitboard::from_square(home), !statics).contains(k)).then_some(k)
+    })
+}
+
 /// The retraction generator and the node rules.
 pub(crate) struct Generator {
     pub(crate) zone: Bitboard,
@@ -549,7 +596,7 @@ impl Generator {
                 return true;
             }
         }
-        false
+        !self.hwa_only && walled_out_king(&state.node).is_some()
     }
 
     /// Known-empty squares as the rules see them (none for Hwa's algorithm).

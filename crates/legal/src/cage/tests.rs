@@ -464,3 +464,40 @@ fn positions_containing_a_learnt_node_are_illegal() {
         );
     }
 }
+
+/// A king found beyond the walls of a pawn step taken back was shut out before that step
+/// ([`super::search::walled_out_king`]): with Black's c-pawn back on c7 and b7, d7, e7, f7 and g7
+/// never moved, the bishops on c8 and f8 never moved either, and Black's king cannot have left d8
+/// and e8, so it cannot stand on a8. The corner of `knb2b2/rpPpppp1/p1p5` (r2-D-156 after c7xNb8=N
+/// is taken back) is therefore a cage: the knight on b8 leaves only once the c6 pawn is back on
+/// c7, and then the king on a8 is walled out. The near misses: without the f7 pawn the king can
+/// have come round by f7 and b6, and neither the node nor the corner is closed.
+#[test]
+fn a_king_beyond_a_step_taken_back_is_walled_out() {
+    use super::search::{node_statics, walled_out_king};
+    let node = |fen: &str| Node {
+        board: fen
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_setup()
+            .board,
+        frozen: Bitboard::EMPTY,
+        pending: None,
+    };
+    let shut = node("knb2b2/rpppppp1/p7/8/8/8/8/8");
+    assert!(node_statics(&shut).contains(Square::C8) && node_statics(&shut).contains(Square::F8));
+    assert_eq!(walled_out_king(&shut), Some(Square::A8));
+    assert_eq!(walled_out_king(&node("knb2b2/rpppp1p1/p7/8/8/8/8/8")), None);
+    // White's king the same way: behind its pawns with c1 and f1 never moved, only d1 is open;
+    // with the c1 bishop gone the king can have walked to b1.
+    assert_eq!(
+        walled_out_king(&node("8/8/8/8/8/8/PPPPPPPP/1KBQ1B2")),
+        Some(Square::B1)
+    );
+    assert_eq!(walled_out_king(&node("8/8/8/8/8/8/PPPPPPPP/1K1Q1B2")), None);
+    let store = CageStore::new();
+    let corner = Cage::parse_line("knb2b2/rpPpppp1/p1p5/8/8/8/8/8").expect("claim");
+    assert!(verify(&corner, &store).verified());
+    let open = Cage::parse_line("knb2b2/rpPppp2/p1p5/8/8/8/8/8").expect("claim");
+    assert!(!verify(&open, &store).verified());
+}
