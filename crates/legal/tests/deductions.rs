@@ -246,6 +246,15 @@ fn units_behind_a_door_came_in_before_it_closed() {
         "kB3b2/ppP1p1p1/2pp4/8/8/2PP2r1/PPp1PPP1/Kb3B2 w - -",
         CaptureUnmatched,
     );
+    // Colours swapped.
+    let a = assert_illegal(
+        "r4b2/2pk1pp1/ppnqpn2/3p4/7P/2PP4/PPp1P1P1/KbB2B1R b - -",
+        CaptureUnmatched,
+    );
+    assert!(a.reasons[0]
+        .message
+        .contains("rook from a1 could only stand on a1 and b1"));
+    assert_legal("r4b1r/2pk1pp1/1pnqpn2/3p4/p6P/2PP4/PPp1P1P1/KbB2B2 b - -");
     let near = "kBb2b2/ppP1p1p1/2pp4/P6p/3P4/1PNQPN2/2PK1PP1/R4B1R w - -";
     assert_legal(near);
     let game =
