@@ -162,6 +162,8 @@ pub struct ClosureSearch {
     pub closed: Option<Closed>,
     /// Nodes expanded (0 when the position was not tried).
     pub nodes: u64,
+    /// Whether the tempo search of `cage/exact.rs` was tried (some side is bounded).
+    pub tempo: bool,
 }
 
 /// Whether the closure of the `units` of `board` is sure to be larger than `max_nodes`: the
@@ -226,6 +228,7 @@ pub fn closure(
             return ClosureSearch {
                 closed: Some(Closed::exact(pos, nodes, exact.plies, false)),
                 nodes,
+                tempo: false,
             };
         }
     }
@@ -237,16 +240,18 @@ pub fn closure(
     );
     if let Some(tempo) = tempo {
         nodes += tempo.nodes;
-        if tempo.proven {
-            return ClosureSearch {
-                closed: Some(Closed::exact(pos, nodes, tempo.plies, true)),
-                nodes,
-            };
-        }
+        return ClosureSearch {
+            closed: tempo
+                .proven
+                .then(|| Closed::exact(pos, nodes, tempo.plies, true)),
+            nodes,
+            tempo: true,
+        };
     }
     ClosureSearch {
         closed: None,
         nodes,
+        tempo: false,
     }
 }
 
@@ -308,6 +313,7 @@ pub(super) fn relaxed(
     let none = ClosureSearch {
         closed: None,
         nodes: 0,
+        tempo: false,
     };
     if max_nodes == 0 {
         return (none, None);
@@ -339,6 +345,7 @@ pub(super) fn relaxed(
             tempo: false,
         }),
         nodes: verification.nodes,
+        tempo: false,
     };
     (search, Some(units == all))
 }
