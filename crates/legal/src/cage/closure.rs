@@ -202,11 +202,37 @@ const PEELED_PLIES: u32 = 0;
 /// `cage/exact.rs` gets the nodes left (the real retractions from the position itself, its side
 /// to retract first and every check counted, until each line's first uncapture; it learns
 /// nothing into `store`), to depth 0 when the claim was peeled (some units can walk away).
+///
+/// Then, where some side of the position has no piece free to move back, the tempo search of
+/// `cage/exact.rs` gets [`TEMPO_FACTOR`] times the budget (less what was spent).
 #[must_use]
 pub fn closure(
     pos: &RetroPosition,
     store: &CageStore,
     max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> ClosureSearch {
+    closure_with(pos, store, max_nodes, true, cancel)
+}
+
+/// [`closure`] without the tempo search: the relaxed closure and the exact prefix only. For
+/// comparison (what the tempo search adds, in benchmarks).
+#[must_use]
+pub fn closure_without_tempo(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> ClosureSearch {
+    closure_with(pos, store, max_nodes, false, cancel)
+}
+
+/// [`closure`], with the tempo search or not.
+fn closure_with(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    tempo: bool,
     cancel: Option<&AtomicBool>,
 ) -> ClosureSearch {
     let (relaxed, tried) = relaxed(pos, store, max_nodes, cancel);
@@ -232,12 +258,16 @@ pub fn closure(
             };
         }
     }
-    let tempo = tempo_prefix(
-        pos,
-        store,
-        max_nodes.saturating_mul(TEMPO_FACTOR).saturating_sub(nodes),
-        cancel,
-    );
+    let tempo = tempo
+        .then(|| {
+            tempo_prefix(
+                pos,
+                store,
+                max_nodes.saturating_mul(TEMPO_FACTOR).saturating_sub(nodes),
+                cancel,
+            )
+        })
+        .flatten();
     if let Some(tempo) = tempo {
         nodes += tempo.nodes;
         return ClosureSearch {
