@@ -51,7 +51,11 @@ fn run(positions: &[(String, RetroPosition)], way: Way) -> Figures {
         figures.tempo += u64::from(found.tempo);
         if let Some(closed) = found.closed {
             if closed.exact {
-                let by = if closed.tempo { " (tempo)" } else { "" };
+                let by = if closed.tempo.is_some() {
+                    " (tempo)"
+                } else {
+                    ""
+                };
                 figures
                     .proven
                     .push(format!("{label} {} {:?}{by}", pos.fen(), closed.plies));

@@ -73,12 +73,13 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color};
 
 use super::auto::{claim, peel, retreat, Peeled};
+pub use super::exact::Tempo;
 use super::exact::{exact_prefix, tempo_prefix};
 use super::format::{Cage, MAX_DEPTH};
 use super::search::{verify_deepest, VerifyOptions};
 use super::store::CageStore;
 use crate::{
-    text::{plural, squares_text},
+    text::{color_name, plural, squares_text},
     types::{Reason, ReasonCode},
 };
 
@@ -104,10 +105,11 @@ pub struct Closed {
     /// sides alternating, until each line's first uncapture. It tracks every unit of the
     /// position, so `units` is all of them and `whole` is true.
     pub exact: bool,
-    /// Whether the proof is the exact prefix's tempo search (`cage/exact.rs`): the same, its
-    /// lines followed exactly through the uncaptures after which a side still has no piece free
-    /// to move back, so that side's pawns count the moves the other side has left.
-    pub tempo: bool,
+    /// When the proof is the exact prefix's tempo search (`cage/exact.rs`), the side it counted:
+    /// the search is the exact prefix, its lines followed through the uncaptures after which a
+    /// side still has no piece free to move back, so that side's pawns count the moves the other
+    /// side has left.
+    pub tempo: Option<Tempo>,
 }
 
 impl Closed {
@@ -135,14 +137,20 @@ impl Closed {
                  earlier proof showed (uncaptures included), so no game reaches this one"
             )
         } else {
-            let how = if self.tempo {
-                ", the sides alternating and every check counted, each line followed exactly \
-                 while a side has only pawns free to move back"
+            let how = if let Some(t) = self.tempo {
+                let (side, other) = (color_name(t.side), color_name(t.side.other()));
+                format!(
+                    ", the sides alternating and every check counted: {side} has no piece free \
+                     to move back, so until {other} uncaptures one {side} retracts only pawn \
+                     steps (at most {}) and {other} one move between two of them",
+                    t.steps
+                )
             } else if self.exact {
                 ", the sides alternating and every check counted up to each line's first \
                  uncapture"
+                    .to_owned()
             } else {
-                ""
+                String::new()
             };
             format!(
                 "no history: every line of retractions{of} repeats a position or dies{within} ({} \
@@ -252,7 +260,7 @@ fn closure_with(
         nodes += exact.nodes;
         if exact.proven {
             return ClosureSearch {
-                closed: Some(Closed::exact(pos, nodes, exact.plies, false)),
+                closed: Some(Closed::exact(pos, nodes, exact.plies, None)),
                 nodes,
                 tempo: false,
             };
@@ -268,12 +276,12 @@ fn closure_with(
             )
         })
         .flatten();
-    if let Some(tempo) = tempo {
-        nodes += tempo.nodes;
+    if let Some((search, tempo)) = tempo {
+        nodes += search.nodes;
         return ClosureSearch {
-            closed: tempo
+            closed: search
                 .proven
-                .then(|| Closed::exact(pos, nodes, tempo.plies, true)),
+                .then(|| Closed::exact(pos, nodes, search.plies, Some(tempo))),
             nodes,
             tempo: true,
         };
@@ -294,7 +302,7 @@ const TEMPO_FACTOR: u64 = 20;
 
 impl Closed {
     /// A proof of the exact prefix (with `tempo`, of its tempo search) of the whole position.
-    fn exact(pos: &RetroPosition, nodes: u64, plies: u32, tempo: bool) -> Closed {
+    fn exact(pos: &RetroPosition, nodes: u64, plies: u32, tempo: Option<Tempo>) -> Closed {
         Closed {
             units: pos.board().occupied(),
             whole: true,
@@ -372,7 +380,7 @@ pub(super) fn relaxed(
             nodes: verification.nodes,
             plies,
             exact: false,
-            tempo: false,
+            tempo: None,
         }),
         nodes: verification.nodes,
         tempo: false,

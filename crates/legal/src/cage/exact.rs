@@ -201,13 +201,34 @@ pub(super) fn tempo_prefix(
     store: &CageStore,
     max_nodes: u64,
     cancel: Option<&AtomicBool>,
-) -> Option<Exact> {
-    if !Color::ALL.into_iter().any(|c| bounded(pos, c)) {
-        return None;
-    }
+) -> Option<(Exact, Tempo)> {
+    let tempo = Color::ALL
+        .into_iter()
+        .filter(|&c| bounded(pos, c))
+        .map(|side| Tempo {
+            side,
+            steps: pos
+                .board()
+                .by_piece(side.pawn())
+                .into_iter()
+                .map(|sq| crate::pawns::advance(side, sq).unsigned_abs())
+                .sum(),
+        })
+        .min_by_key(|t| t.steps)?;
     let mut search = Search::new(store, max_nodes, u32::MAX, cancel);
     search.tempo = true;
-    Some(search.exact(pos))
+    Some((search.exact(pos), tempo))
+}
+
+/// The side whose tempo the tempo search counted (for the message): it has no piece free to move
+/// back, so until the other side uncaptures one of its units it retracts at most `steps` pawn
+/// steps (the ranks its pawns advanced) and the moves of pieces those steps free.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tempo {
+    /// The bounded side (of two, the one with fewer steps).
+    pub side: Color,
+    /// The ranks its pawns advanced from their second rank, in all.
+    pub steps: u32,
 }
 
 /// Whether every unit of `color` but its pawns is frozen in `pos` (a castling right, a mark) or

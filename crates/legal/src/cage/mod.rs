@@ -37,7 +37,8 @@ mod tests;
 
 pub use auto::{analyze_thoroughly, clusters, find_cage, AutoLimits, CageSearch, FoundCage};
 pub use closure::{
-    closure, closure_without_tempo, relaxed_closure, Closed, ClosureSearch, CHECK_CLOSURE_NODES,
+    closure, closure_without_tempo, relaxed_closure, Closed, ClosureSearch, Tempo,
+    CHECK_CLOSURE_NODES,
 };
 pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
 pub use search::{
