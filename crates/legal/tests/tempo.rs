@@ -1,11 +1,12 @@
 //! The tempo search of the closure (`cage/exact.rs`): a side whose pieces cannot move back retracts
 //! only pawn steps until the other side uncaptures one of its mobile units, and every line in that
-//! window is followed exactly. It proves Sherlock's L51 and a tighter variant, leaves Sherlock's
-//! legal near misses alone (one replayed as a game), and never fires on the positions of random
-//! games biased so that one side loses its pieces and keeps its king and rooks at home.
+//! window is followed exactly. It proves Sherlock's L51 and a tighter variant (with either colour
+//! frozen), leaves Sherlock's legal near misses and L51 turned over alone (two replayed as
+//! games), and never fires on the positions of random games biased so that one side loses its
+//! pieces and keeps its king and rooks at home.
 //!
 //! Run with `--release`: the soundness test then looks at about 45,000 positions (a debug build
-//! a tenth of them).
+//! a tenth of them; `RETRACE_TEMPO_GAMES=N` sets the number of games).
 
 use retrace_legal::cage::{closure, relaxed_closure, CageStore, Tempo, CHECK_CLOSURE_NODES};
 use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
@@ -32,6 +33,19 @@ const L51: &str = "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R w kq -";
 /// ends.
 const L51_A6: &str = "r1b1k2r/1pppppp1/p6B/8/1N6/1PP5/NPP1PPPP/2KR1B1R w kq -";
 
+/// L51_A6 with the colours swapped (the board turned over): White's pieces are frozen and its
+/// a-pawn made one step. Illegal by L51_A6's proof, which counts only the moves after the last
+/// capture of a knight (the side whose tempo is counted made the last move in both), never the
+/// number of moves since the start, which the swap changes.
+const L51_A6_SWAPPED: &str = "2kr1b1r/npp1pppp/1pp5/1n6/8/P6b/1PPPPPP1/R1B1K2R b KQ -";
+
+/// L51 with the colours swapped, legal: the swap moves the first move to the other side, which
+/// undoes L51's parity argument, and this game (L52's without Rh1-g1, turned over) reaches it.
+const L51_SWAPPED: &str = "2kr1b1r/npp1pppp/1pp5/1n6/P7/7b/1PPPPPP1/R1B1K2R b KQ -";
+const L51_SWAPPED_GAME: &str = "1.Na3 Nf6 2.Nb1 Ng4 3.Nc3 Ne3 4.Nd5 Nxf1 5.Nb6 axb6 6.Nh3 Ne3 \
+                                7.Ng1 Nxd1 8.Nf3 Nc3 9.Nd4 Nb5 10.Ne6 Nc6 11.Nxd8 Nca7 12.Nc6 \
+                                dxc6 13.h3 Bxh3 14.a3 O-O-O 15.a4";
+
 /// Sherlock's L52, legal: L51 with the h1 rook on g1, which fixes the parity (this game).
 const L52: &str = "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1BR1 w kq -";
 const L52_GAME: &str = "1.Nf3 Na6 2.Ng5 Nb8 3.Ne6 Nc6 4.Nxf8 Nd4 5.Ne6 Nb3 6.axb3 Nh6 7.Nxd8 \
@@ -44,7 +58,11 @@ const L54: &str = "r1b1k2r/1pppppp1/7B/p7/1N6/1PP5/NPP1PPPP/2KR1B1R w - -";
 
 #[test]
 fn l51_is_proven_by_the_tempo_search() {
-    for fen in [L51, L51_A6] {
+    for (fen, side, steps) in [
+        (L51, Color::Black, 2),
+        (L51_A6, Color::Black, 1),
+        (L51_A6_SWAPPED, Color::White, 1),
+    ] {
         let p = pos(fen);
         assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction, "{fen}");
         let store = CageStore::new();
@@ -55,9 +73,7 @@ fn l51_is_proven_by_the_tempo_search() {
         let found = closure(&p, &store, CHECK_CLOSURE_NODES, None);
         let closed = found.closed.expect("every line dies");
         assert!(found.tempo && closed.exact && closed.whole, "{closed:?}");
-        // Black's a-pawn advanced two ranks or one: Black's tempo is counted.
-        let steps = if fen == L51 { 2 } else { 1 };
-        let side = Color::Black;
+        // The frozen side's a-pawn advanced two ranks or one: its tempo is counted.
         assert_eq!(closed.tempo, Some(Tempo { side, steps }));
         let reason = analyze_thoroughly(&p, &CageStore::new());
         let reason = reason
@@ -65,8 +81,13 @@ fn l51_is_proven_by_the_tempo_search() {
             .iter()
             .find(|r| r.code == ReasonCode::Closure)
             .expect("check proves it");
+        let (us, them) = if side == Color::White {
+            ("White", "Black")
+        } else {
+            ("Black", "White")
+        };
         let counted = format!(
-            "Black has no piece free to move back, so until White uncaptures one Black retracts \
+            "{us} has no piece free to move back, so until {them} uncaptures one {us} retracts \
              only pawn steps (at most {steps})"
         );
         assert!(reason.message.contains(&counted), "{reason}");
@@ -75,10 +96,12 @@ fn l51_is_proven_by_the_tempo_search() {
 
 #[test]
 fn the_near_misses_are_left_alone() {
-    let game = replay_score(L52_GAME);
-    let last = retro_position(game.positions.last().expect("a game"));
-    assert_eq!(last, pos(L52), "{}", last.fen());
-    for fen in [L52, L53, L54] {
+    for (game, fen) in [(L52_GAME, L52), (L51_SWAPPED_GAME, L51_SWAPPED)] {
+        let game = replay_score(game);
+        let last = retro_position(game.positions.last().expect("a game"));
+        assert_eq!(last, pos(fen), "{}", last.fen());
+    }
+    for fen in [L52, L53, L54, L51_SWAPPED] {
         let p = pos(fen);
         let found = closure(&p, &CageStore::new(), 4 * CHECK_CLOSURE_NODES, None);
         assert_eq!(found.closed, None, "{fen}");
@@ -125,15 +148,22 @@ fn hunt(pos: &Chess, m: Move) -> u32 {
     }
 }
 
-/// Games of the soundness test.
-const GAMES: u64 = if cfg!(debug_assertions) { 40 } else { 400 };
+/// Games of the soundness test: 400 in a release build (about 45,000 positions, two seconds), 40
+/// in a debug one; `RETRACE_TEMPO_GAMES=N` plays N instead, for a longer run by hand.
+fn games() -> u64 {
+    let default = if cfg!(debug_assertions) { 40 } else { 400 };
+    std::env::var("RETRACE_TEMPO_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 /// Soundness: the closure, its tempo search included, proves no position of those games illegal.
 #[test]
 fn tempo_never_fires_on_biased_random_games() {
     let store = CageStore::new();
     let (mut positions, mut tried) = (0, 0);
-    for seed in 0..GAMES {
+    for seed in 0..games() {
         let plies = 60 + (seed as usize * 37) % 120;
         for chess in &random_game_with(seed, plies, hunt).positions {
             let p = retro_position(chess);
