@@ -212,7 +212,7 @@ const PEELED_PLIES: u32 = 0;
 /// nothing into `store`), to depth 0 when the claim was peeled (some units can walk away).
 ///
 /// Then, where some side of the position has no piece free to move back, the tempo search of
-/// `cage/exact.rs` gets [`TEMPO_FACTOR`] times the budget (less what was spent).
+/// `cage/exact.rs` gets `TEMPO_FACTOR` (20) times the budget (less what was spent).
 #[must_use]
 pub fn closure(
     pos: &RetroPosition,
