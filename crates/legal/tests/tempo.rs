@@ -11,7 +11,7 @@
 use retrace_legal::cage::{closure, relaxed_closure, CageStore, Tempo, CHECK_CLOSURE_NODES};
 use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
 use retrace_testkit::{pos, random_game_with, replay_score, retro_position};
-use shakmaty::{Chess, Color, Move, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role};
 
 /// Sherlock's L51 (its hand proof is in `positions/illegal.toml`): Black's pieces are frozen
 /// (castling rights, Bc8 behind b7 and d7), so after White's last capture of a knight Black has
@@ -74,7 +74,15 @@ fn l51_is_proven_by_the_tempo_search() {
         let closed = found.closed.expect("every line dies");
         assert!(found.tempo && closed.exact && closed.whole, "{closed:?}");
         // The frozen side's a-pawn advanced two ranks or one: its tempo is counted.
-        assert_eq!(closed.tempo, Some(Tempo { side, steps }));
+        let shufflers = Bitboard::EMPTY;
+        assert_eq!(
+            closed.tempo,
+            Some(Tempo {
+                side,
+                steps,
+                shufflers
+            })
+        );
         let reason = analyze_thoroughly(&p, &CageStore::new());
         let reason = reason
             .reasons
@@ -92,6 +100,44 @@ fn l51_is_proven_by_the_tempo_search() {
         );
         assert!(reason.message.contains(&counted), "{reason}");
     }
+}
+
+/// Retractor 2's r2-A-043 (Mortensen) with Black to have made the last move, which the corpus
+/// records as having none (`other_side_has_no_last_move`). White is bounded: its queen and rook
+/// are walled in by Black's pawns, its bishop and its king, and its king can only shuffle to b8
+/// (next to Black's king, which the search sees). Black's last move was a pawn's (f7-f6, the
+/// h-pawn's step, or g6xh5 taking a unit back), and the tempo search finds every line dead within
+/// two plies. Before, the relaxed closure was not tried (its claim was too large) and so neither
+/// was the exact prefix.
+const R2_A_043_BLACK: &str = "k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -";
+
+/// The problem itself (White retracts): legal (its answer is PxQ=R).
+const R2_A_043: &str = "k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 b - -";
+
+#[test]
+fn a_side_whose_king_shuffles_is_counted_too() {
+    let p = pos(R2_A_043_BLACK);
+    let closed = closure(&p, &CageStore::new(), CHECK_CLOSURE_NODES, None)
+        .closed
+        .expect("no last move");
+    let shufflers = Bitboard::from_square(shakmaty::Square::C8);
+    let (side, steps) = (Color::White, 0);
+    assert_eq!(
+        closed.tempo,
+        Some(Tempo {
+            side,
+            steps,
+            shufflers
+        })
+    );
+    assert!(closed.reason().message.contains("but to shuffle on c8"));
+    let near = closure(
+        &pos(R2_A_043),
+        &CageStore::new(),
+        4 * CHECK_CLOSURE_NODES,
+        None,
+    );
+    assert_eq!(near.closed, None);
 }
 
 #[test]
