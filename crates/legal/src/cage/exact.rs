@@ -82,8 +82,9 @@
 //! # The tempo search
 //! [`tempo_prefix`] is the same search, to any depth, with rule (d) applied only to an uncapture
 //! after which neither side is [`bounded`]; the other uncaptures are children like any other. A
-//! side is bounded when each of its units is a pawn, frozen, or a piece with no empty square to
-//! have come from. It is the tempo argument of the retro solver, searched rather than counted:
+//! side is bounded when each of its units is a pawn, frozen, or a piece shut in with at most one
+//! other square to have come from (a shuffle between two squares repeats positions, so the
+//! search closes it). It is the tempo argument of the retro solver, searched rather than counted:
 //! moves alternate, so going back from the position a bounded side `S` retracts only pawn steps
 //! (each takes a pawn one or two ranks back towards its second rank, so at most the sum of its
 //! pawns' advances of them) and the moves of pieces those steps free, until the other side `O`
