@@ -69,7 +69,7 @@
 //! search is repeated in each branch of the victim's pawns on their third rank with several
 //! origins ([`history::branches`]), and the rule holds only if every branch fails.
 
-use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
+use shakmaty::{Bitboard, ByColor, Color, File, Rank, Role, Square};
 
 use super::items::{items, Place};
 use super::timing::{self, Moves};
@@ -125,10 +125,16 @@ struct Crossings {
 
 /// Appends a [`ReasonCode::CaptureUnmatched`] reason for a side whose missing units cannot each be
 /// given a capture of the other side; with `timing`, the captures are also ordered against the
-/// single steps of pawns of known history ([`timing`]).
-pub(crate) fn unmatched_captures(known: &Known<'_>, timing: bool, out: &mut Reasons) {
+/// single steps of pawns of known history ([`timing`]); with `accounts`, each account of the
+/// victim's pawns on the board places its missing pawns.
+pub(crate) fn unmatched_captures(
+    known: &Known<'_>,
+    timing: bool,
+    accounts: bool,
+    out: &mut Reasons,
+) {
     for victim in Color::ALL {
-        if let Some(witness) = side(known, victim, timing) {
+        if let Some(witness) = side(known, victim, timing, accounts) {
             out.add_built(ReasonCode::CaptureUnmatched, || {
                 reason(known, victim, &witness)
             });
@@ -238,7 +244,7 @@ fn timed_beyond(
 /// Runs the rule for `victim`'s missing units (see the module documentation): first with the
 /// pawns of known history alone, then, if that matches and `timing` is on, in each branch of the
 /// victim's pawns with several one-step origins whose moves order some crossing.
-fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
+fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Option<Witness> {
     let taker = victim.other();
     let missing = known.missing(victim);
     if missing == 0 || missing > 15 {
@@ -254,8 +260,20 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
             .saturating_sub(usize::from(known.captures.get(taker).by_pawns))
             .saturating_sub(known.promoted.get(taker).total as usize)
     };
+    let mut lists = VictimLists {
+        known,
+        victim,
+        missing,
+        room,
+        made: ByColor::default(),
+    };
     // Every game follows one account of the victim's pawns: the rule holds if each account fails.
-    if let Some(accounts) = pawn_accounts(known, victim, missing, room) {
+    let accounts = if accounts {
+        pawn_accounts(&mut lists)
+    } else {
+        None
+    };
+    if let Some(accounts) = accounts {
         let mut first = None;
         for victims in accounts {
             let witness = side_with(known, victim, timing, victims)?;
@@ -263,9 +281,29 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
         }
         return first;
     }
-    let promotes = can_promote(known, victim);
-    let victims = victims(known, victim, missing, room, promotes)?;
+    let victims = lists.get(can_promote(known, victim))?.clone();
     side_with(known, victim, timing, victims)
+}
+
+/// The lists of [`victims`] of one side, each made at most once: with the missing pawns dead as
+/// pawns (White's slot) and with them promoted or dead anywhere (Black's slot).
+struct VictimLists<'a> {
+    known: &'a Known<'a>,
+    victim: Color,
+    missing: u32,
+    room: usize,
+    made: ByColor<Option<Option<Vec<Victim>>>>,
+}
+
+impl VictimLists<'_> {
+    /// [`victims`] with `promotes`.
+    fn get(&mut self, promotes: bool) -> Option<&Vec<Victim>> {
+        let (known, victim, missing, room) = (self.known, self.victim, self.missing, self.room);
+        self.made
+            .get_mut(Color::from_white(!promotes))
+            .get_or_insert_with(|| victims(known, victim, missing, room, promotes))
+            .as_ref()
+    }
 }
 
 /// The missing units of `victim` once more, one list per set of start files the victim's pawns on
@@ -274,34 +312,40 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
 /// leaves spare, within those spare captures (see the module documentation); `None` where the
 /// victim has promoted units, or the sets are too many or none, or a list says nothing more than
 /// [`victims`] can (its gate).
-fn pawn_accounts(
-    known: &Known<'_>,
-    victim: Color,
-    missing: u32,
-    room: usize,
-) -> Option<Vec<Vec<Victim>>> {
+fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<Vec<Victim>>> {
+    let (known, victim) = (lists.known, lists.victim);
     let board = known.pos.board();
     if known.promoted.get(victim).total > 0
         || (known.statics.promoted & board.by_color(victim)).any()
     {
         return None;
     }
+    let pawns = board.by_piece(victim.pawn());
+    if pawns.count() == 8 {
+        return None;
+    }
+    // The cheap gate first: without it no list can fail (a list with promotions is gated harder).
+    let as_pawns = lists.get(false)?.clone();
+    let pieces = as_pawns.len().checked_sub(8 - pawns.count())?;
     let budget = known
         .missing(victim.other())
         .checked_sub(known.by_pieces(victim))?;
     let list = items(known, victim)?;
-    let pawns = board.by_piece(victim.pawn());
-    if list.len() != pawns.count() || pawns.count() == 8 {
+    if list.len() != pawns.count() {
         return None;
     }
+    let mut costs = [[NONE; 8]; 64];
+    for item in &list {
+        if let Place::Board(sq) = item.place {
+            costs[usize::from(sq)] = item.costs.map(|c| c.base);
+        }
+    }
     let cost = |sq: Square, g: i32| {
-        let item = list.iter().find(|i| i.place == Place::Board(sq))?;
-        let base = item.costs[usize::try_from(g).ok()?].base;
+        let base = *costs[usize::from(sq)].get(usize::try_from(g).ok()?)?;
         (base != NONE).then(|| base.min(30) as u8)
     };
     let table = assignment_table_by(pawns, cost)?;
     let walks = walls_walks(victim, known.statics);
-    let (mut as_pawns, mut promoting) = (None, None);
     let mut out: Vec<Vec<Victim>> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
         let c = u32::from(c);
@@ -316,14 +360,9 @@ fn pawn_accounts(
             .clone()
             .any(|g| promotes_within(victim, &walks[g as usize], spare))
         {
-            promoting
-                .get_or_insert_with(|| victims(known, victim, missing, room, true))
-                .clone()?
+            lists.get(true)?.clone()
         } else {
-            let mut list = as_pawns
-                .get_or_insert_with(|| victims(known, victim, missing, room, false))
-                .clone()?;
-            let pieces = list.len().checked_sub(8 - pawns.count())?;
+            let mut list = as_pawns.clone();
             super::test_switch::count_pawn_account();
             for (v, g) in list[pieces..].iter_mut().zip(free) {
                 v.region = pawn_region_from(known, victim, g, spare);
