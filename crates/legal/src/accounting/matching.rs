@@ -36,9 +36,10 @@
 //! units were promoted and each of those pawns died as a pawn: one from file `g` on a square at
 //! most `spare(A)` files from `g` and at least as many ranks up as files across, and it captured
 //! at least `|f - g|` times to die on file `f`, so the distances to the captures that took them
-//! sum to at most `spare(A)`. Otherwise they are units that may have died anywhere. The rule runs
-//! once per set `A` within the budget (sets that give the same lists once), and holds only if
-//! every set fails; at a leaf whose matching succeeds, it also asks that each such pawn's nearest
+//! sum to at most `spare(A)`. Otherwise they are units that may have died anywhere. Where the
+//! lists above were matched by a search (elsewhere the sharper lists are not tried: a gate that
+//! keeps the cost down), the rule runs once per set `A` within the budget (sets that give the
+//! same lists once), and holds only if every set fails; at a leaf whose matching succeeds, it also asks that each such pawn's nearest
 //! capture (of the leaf's captures that can have taken it) leave the sum within `spare(A)`. This
 //! is where the two sides' pawns are counted together: the victim's pawn structure says which of
 //! its pawns are gone and how far they can have strayed, the taker's says where its captures
@@ -277,22 +278,37 @@ fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Optio
         room,
         made: Vec::new(),
     };
-    // Every game follows one account of the victim's pawns: the rule holds if each account fails.
-    let accounts = if accounts {
-        pawn_accounts(&mut lists)
-    } else {
-        None
-    };
-    if let Some(accounts) = accounts {
-        let mut first = None;
-        for (victims, spare) in accounts {
-            let witness = side_with(known, victim, timing, victims, spare)?;
-            first.get_or_insert(witness);
-        }
-        return first;
+    let plain = lists.plain(can_promote(known, victim))?.clone();
+    match side_with(known, victim, timing, plain, None) {
+        Verdict::Proven(witness) => return Some(witness),
+        Verdict::Open => return None,
+        Verdict::Matched => {}
     }
-    let victims = lists.plain(can_promote(known, victim))?.clone();
-    side_with(known, victim, timing, victims, None)
+    // Only where the cheaper lists were matched by a search: every game follows one account of
+    // the victim's pawns, and the rule holds if each account fails.
+    if !accounts {
+        return None;
+    }
+    let mut first = None;
+    for (victims, spare) in pawn_accounts(&mut lists)? {
+        match side_with(known, victim, timing, victims, spare) {
+            Verdict::Proven(witness) => {
+                first.get_or_insert(witness);
+            }
+            Verdict::Matched | Verdict::Open => return None,
+        }
+    }
+    first
+}
+
+/// What [`side_with`] found.
+enum Verdict {
+    /// No game: the witness.
+    Proven(Witness),
+    /// A search matched every missing unit with a capture.
+    Matched,
+    /// Nothing searched to the end (a gate, a limit, or nothing that can fail).
+    Open,
 }
 
 /// The lists of [`victims`] of one side, each made at most once, keyed by its `promotes` and
@@ -430,7 +446,7 @@ fn side_with(
     timing: bool,
     victims: Vec<Victim>,
     pawn_spare: Option<u32>,
-) -> Option<Witness> {
+) -> Verdict {
     let taker = victim.other();
     let missing = known.missing(victim);
     let all = !known.statics.fixed;
@@ -438,9 +454,11 @@ fn side_with(
     let timing =
         timing && (known.promoted.get(taker).total > 0 || may_order(known.pos.board(), taker));
     if everywhere && !timing {
-        return None;
+        return Verdict::Open;
     }
-    let budget = missing.checked_sub(known.by_pieces(taker))?;
+    let Some(budget) = missing.checked_sub(known.by_pieces(taker)) else {
+        return Verdict::Open;
+    };
     let free = piece_reach(known, taker)
         | pawn_landings(
             known.pos.board(),
@@ -454,7 +472,10 @@ fn side_with(
         victims,
         pawn_spare,
         free,
-        plain: crossings(known, taker)?,
+        plain: match crossings(known, taker) {
+            Some(plain) => plain,
+            None => return Verdict::Open,
+        },
         missing: missing as usize,
         budget,
     };
@@ -465,37 +486,36 @@ fn side_with(
     };
     let table = setup.timed_table(&base);
     // With every victim free to die anywhere and no crossing ordered, the matching succeeds.
+    let mut matched = Verdict::Open;
     if !everywhere || timed_beyond(&table, &setup.plain, 0) {
         match setup.search(&table, &base) {
-            Outcome::Found => {}
-            Outcome::GaveUp => return None,
-            Outcome::Failed(witness) => return witness,
+            Outcome::Found => matched = Verdict::Matched,
+            Outcome::GaveUp | Outcome::Failed(None) => return Verdict::Open,
+            Outcome::Failed(Some(witness)) => return Verdict::Proven(witness),
         }
     }
-    if !timing {
-        return None;
-    }
-    if !may_branch(known, victim, &setup.plain) {
-        return None;
+    if !timing || !may_branch(known, victim, &setup.plain) {
+        return matched;
     }
     // Each game follows one branch: the rule holds if every branch fails.
     let mut witness = None;
     let branches = history::branches(known, victim);
     // A branch with no pawn beyond those known is the search above.
     if branches.iter().any(|moves| moves.len() == base.len()) {
-        return None;
+        return matched;
     }
     for (run, moves) in branches.iter().enumerate() {
         if run == MAX_BRANCHES {
-            return None;
+            return matched;
         }
         let table_b = setup.timed_table(moves);
         if !timed_beyond(&table_b, &table, base.len()) {
             // Ordered as without the branch's pawns, which matched (or could not fail).
-            return None;
+            return matched;
         }
         match setup.search(&table_b, moves) {
-            Outcome::Found | Outcome::GaveUp => return None,
+            Outcome::Found => return Verdict::Matched,
+            Outcome::GaveUp => return Verdict::Open,
             Outcome::Failed(w) => {
                 if witness.is_none() {
                     witness = w;
@@ -503,7 +523,7 @@ fn side_with(
             }
         }
     }
-    witness
+    witness.map_or(Verdict::Open, Verdict::Proven)
 }
 
 /// Whether a branch of `victim`'s pawns on their third rank can order a crossing of `plain` that

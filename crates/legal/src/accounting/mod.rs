@@ -382,8 +382,9 @@ pub(super) mod test_switch {
              accounts of the victim's pawns placing its missing pawns, {strays} matchings whose \
              missing pawns needed captures to reach theirs"
         );
-        // Some 30 leaves in release; the pawn-capture games below reach many more.
-        assert!(cfg!(debug_assertions) || strays > 10, "{strays} strays");
+        // Some 15 leaves in release (the accounts run only where the plain lists were matched by
+        // a search); the pawn-exchange games reach a few more.
+        assert!(cfg!(debug_assertions) || strays > 5, "{strays} strays");
         // The missing pawns were placed by the victim's accounts on many of those positions.
         assert!(
             cfg!(debug_assertions) || accounts > 1_000,
@@ -479,7 +480,8 @@ pub(super) mod test_switch {
         });
         let strays = STRAYS.with(std::cell::Cell::get) - before;
         eprintln!("{positions} positions, {strays} matchings whose missing pawns needed captures");
-        assert!(cfg!(debug_assertions) || strays > 100, "{strays} strays");
+        // Some 23 in release: thin, but each is a leaf where the shared spare was really weighed.
+        assert!(cfg!(debug_assertions) || strays > 10, "{strays} strays");
     }
 
     /// Arbitrary boards (see `tests/arbitrary.rs`) with the gates lifted: the enumeration and the
