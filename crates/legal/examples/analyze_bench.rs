@@ -24,6 +24,8 @@ struct Rules {
     matching: bool,
     /// The matching's order of captures against pawns' single steps.
     timing: bool,
+    /// The matching's accounts of the victim's pawns (which pawns are missing).
+    pawn_accounts: bool,
 }
 
 /// Times each position `reps` times and returns the per-analysis times in microseconds, with the
@@ -33,6 +35,7 @@ fn time_all(positions: &[RetroPosition], reps: usize, rules: Rules) -> Vec<f64> 
     analyzer.set_accounting(rules.accounting);
     analyzer.set_matching(rules.matching);
     analyzer.set_timing(rules.timing);
+    analyzer.set_pawn_accounts(rules.pawn_accounts);
     let mut times = Vec::with_capacity(positions.len());
     for pos in positions {
         let start = Instant::now();
@@ -45,10 +48,15 @@ fn time_all(positions: &[RetroPosition], reps: usize, rules: Rules) -> Vec<f64> 
 }
 
 /// Prints the figures of `times`; returns the median.
-fn report(label: &str, mut times: Vec<f64>) -> f64 {
+fn report(label: &str, times: Vec<f64>) -> f64 {
+    report_p99(label, times).0
+}
+
+/// Prints the figures of `times`; returns the median and the 99th percentile.
+fn report_p99(label: &str, mut times: Vec<f64>) -> (f64, f64) {
     if times.is_empty() {
         println!("{label}: no positions");
-        return 0.0;
+        return (0.0, 0.0);
     }
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
@@ -58,7 +66,7 @@ fn report(label: &str, mut times: Vec<f64>) -> f64 {
         "{label}: {} positions, median {median:.2} us, mean {mean:.2} us, p99 {p99:.2} us",
         times.len()
     );
-    median
+    (median, p99)
 }
 
 /// Times `positions` without the global accounting (the baseline), with it, with the matching too,
@@ -68,6 +76,7 @@ fn compare(label: &str, positions: &[RetroPosition], reps: usize) {
         accounting,
         matching,
         timing,
+        pawn_accounts: matching,
     };
     let base = report(
         &format!("{label}, accounting off"),
@@ -85,11 +94,29 @@ fn compare(label: &str, positions: &[RetroPosition], reps: usize) {
         &format!("{label}, accounting and timed matching on"),
         time_all(positions, reps, rules(true, true, true)),
     );
+    let (unaccounted, p99_unaccounted) = report_p99(
+        &format!("{label}, timed matching without the victim's pawn accounts"),
+        time_all(
+            positions,
+            reps,
+            Rules {
+                pawn_accounts: false,
+                ..rules(true, true, true)
+            },
+        ),
+    );
+    let (again, p99_timed) = report_p99(
+        &format!("{label}, timed matching with them (again)"),
+        time_all(positions, reps, rules(true, true, true)),
+    );
     println!(
-        "{label}: median with / without accounting {:.2}x, with matching too {:.2}x, timed {:.2}x",
+        "{label}: median with / without accounting {:.2}x, with matching too {:.2}x, timed {:.2}x; \
+         the victim's pawn accounts: median {:.2}x, p99 {:.2}x",
         with / base,
         matched / base,
-        timed / base
+        timed / base,
+        again / unaccounted,
+        p99_timed / p99_unaccounted
     );
 }
 

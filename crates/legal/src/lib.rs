@@ -96,6 +96,9 @@ pub struct Analyzer {
     /// Whether that matching orders the captures against the single steps of pawns of known
     /// history (on by default).
     timing: bool,
+    /// Whether that matching places the victim's missing pawns by each account of its pawns on
+    /// the board (on by default).
+    pawn_accounts: bool,
 }
 
 impl Default for Analyzer {
@@ -113,6 +116,7 @@ impl Analyzer {
             accounting: true,
             matching: true,
             timing: true,
+            pawn_accounts: true,
         }
     }
 
@@ -134,6 +138,14 @@ impl Analyzer {
     /// default. Off, the analysis is weaker, never wrong: for benchmarks.
     pub fn set_timing(&mut self, on: bool) {
         self.timing = on;
+    }
+
+    /// Turns on or off the matching's accounts of the victim's pawns (each set of start files its
+    /// pawns on the board can leave, which says which pawns are missing and how far they can have
+    /// strayed); on by default. Off, the missing pawns may have started on any free start file:
+    /// weaker, never wrong; for benchmarks.
+    pub fn set_pawn_accounts(&mut self, on: bool) {
+        self.pawn_accounts = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -214,7 +226,7 @@ impl Analyzer {
             accounting::global_accounting(&known, out);
         }
         if out.is_empty() && self.matching {
-            accounting::unmatched_captures(&known, self.timing, out);
+            accounting::unmatched_captures(&known, self.timing, self.pawn_accounts, out);
         }
         analysis
     }

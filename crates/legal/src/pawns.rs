@@ -15,7 +15,7 @@
 use shakmaty::{Bitboard, Color, File, Square};
 
 /// "No assignment" in the cost tables.
-const INF: u8 = u8::MAX;
+pub(crate) const INF: u8 = u8::MAX;
 
 /// Files (as a bit mask) whose last-rank square for `color` is light.
 pub(crate) const fn light_promotion_files(color: Color) -> u8 {
@@ -154,7 +154,7 @@ pub(crate) fn plain_cost(color: Color, sq: Square, start: i32) -> Option<u8> {
 }
 
 /// [`assignment_table`] with the cost of each pawn and start file given by `cost`.
-pub(crate) fn assignment_table_by(
+fn assignment_table_by(
     pawns: Bitboard,
     cost: impl Fn(Square, i32) -> Option<u8>,
 ) -> Option<[u8; 256]> {
@@ -162,22 +162,32 @@ pub(crate) fn assignment_table_by(
         return None;
     }
     let list: Vec<Square> = pawns.into_iter().collect();
+    assignment_table_of(list.len(), |k, start| cost(list[k], start))
+}
+
+/// `dp[mask]`: the least total `cost(k, start)` assigning the first `popcount(mask)` of `n` units
+/// (indices `k`) to the start files in `mask` ([`INF`] where none fits); `None` for more than 8.
+pub(crate) fn assignment_table_of(
+    n: usize,
+    cost: impl Fn(usize, i32) -> Option<u8>,
+) -> Option<[u8; 256]> {
+    if n > 8 {
+        return None;
+    }
     let mut dp = [INF; 256];
     dp[0] = 0;
     for mask in 0..256usize {
         let so_far = dp[mask];
-        if so_far == INF {
+        let k = mask.count_ones() as usize;
+        if so_far == INF || k >= n {
             continue;
         }
-        let Some(&sq) = list.get(mask.count_ones() as usize) else {
-            continue;
-        };
         for start in 0..8i32 {
             let bit = 1usize << start;
             if mask & bit != 0 {
                 continue;
             }
-            let Some(c) = cost(sq, start) else {
+            let Some(c) = cost(k, start) else {
                 continue;
             };
             let next = &mut dp[mask | bit];

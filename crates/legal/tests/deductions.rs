@@ -288,3 +288,25 @@ fn missing_pawn_is_the_one_the_pawns_on_the_board_leave() {
     let game = "b3 Nc6 Bb2 Nb8 Ba3 Nc6 Bc5 Nb8 Bb6 cxb6 a4 Nc6 a5 Nxa5 Nc3 Nc6 Nb1 Nb8";
     assert!(near.starts_with(&support::play(game)));
 }
+
+/// The missing pawns' captures counted together (issue 11, item 3). White misses its a- and
+/// h-pawns, and Black only its g8 knight, so White made one capture. Black made exactly two,
+/// c7xb6 and f7xg6 (a7, b7, d7, e7, g7 and h7 never moved), one for each white pawn: the a-pawn
+/// died on b6 and the h-pawn on g6, a capture each to get there (neither can have promoted: a7
+/// and h7 block their files, and every way round needs more captures), two in all.
+#[test]
+fn missing_pawns_share_their_spare_captures() {
+    let fen = "rnbqkb1r/pp1pp1pp/1p4p1/8/8/8/1PPPPPP1/RNBQKBNR w - -";
+    let a = assert_illegal(fen, CaptureUnmatched);
+    assert!(a.reasons[0].message.contains("need 2 captures together"));
+    // Colours swapped.
+    assert_illegal(
+        "rnbqkbnr/1pppppp1/8/8/8/1P4P1/PP1PP1PP/RNBQKB1R b - -",
+        CaptureUnmatched,
+    );
+    // Black misses both knights: White made two captures, a5xb6 and h5xg6.
+    let near = "r1bqkb1r/pp1pp1pp/1p4p1/8/8/8/1PPPPPP1/RNBQKBNR w - -";
+    assert_legal(near);
+    let game = "a4 Nc6 a5 Ne5 Nc3 Nc4 Nb1 Nb6 axb6 cxb6 h4 Nf6 h5 Nd5 Nf3 Nf4 Ng1 Ng6 hxg6 fxg6";
+    assert!(near.starts_with(&support::play(game)));
+}

@@ -25,20 +25,25 @@
 //! walk around the walls to a promotion square needs at most `spare` captures (the promoting pawn
 //! is not one of those on the board, whose captures cost at least the fewest of any assignment).
 //!
-//! *Which pawns are missing.* Sharper, when `V` has no promoted unit to account for: each game
-//! gives `V`'s pawns on the board distinct start files, a set `A` whose walks around the walls
-//! cost at least `c(A)` captures (the cheapest assignment onto exactly `A`), and the missing pawns
-//! are exactly those of the other start files, one each. Every capture of `V`'s pawns took a unit
-//! `S` misses, and `V`'s pieces made the captures the pens prove, so `V`'s pawns made at most
-//! `budget` captures, and the missing pawns together at most `spare(A) = budget - c(A)`. A missing
-//! pawn from file `g` that promoted walked to a promotion square with at most `spare(A)` captures;
-//! one that never promoted died as a pawn at most `spare(A)` files from `g`, at least as many
-//! ranks up as files across. So the rule runs once per set `A` within the budget (sets that give
-//! the same lists once), with the missing pawns placed that way when no free start file can
-//! promote within `spare(A)`, and as units that may have died anywhere otherwise; it holds only if
-//! every set fails. This is where the two sides' pawns are counted together: the victim's pawn
-//! structure says which of its pawns are gone and how far they can have strayed, the taker's
-//! says where its captures landed.
+//! *Which pawns are missing.* Sharper: each game gives `V`'s pawns on the board and the pawns of
+//! the promoted units `V` must have (one each, on the promotion squares its unit can have come
+//! from, as in [`super::items`]) distinct start files, a set `A` whose walks around the walls
+//! cost at least `c(A)` captures (the cheapest assignment onto exactly `A`). Every capture of
+//! `V`'s pawns took a unit `S` misses, and `V`'s pieces made the captures the pens prove, so
+//! `V`'s pawns made at most `budget` captures, and the other pawns, one per start file outside
+//! `A`, at most `spare(A) = budget - c(A)` together. When no walk from a file outside `A` reaches
+//! a promotion square within `spare(A)`, none of those pawns promoted, so exactly the counted
+//! units were promoted and each of those pawns died as a pawn: one from file `g` on a square at
+//! most `spare(A)` files from `g` and at least as many ranks up as files across, and it captured
+//! at least `|f - g|` times to die on file `f`, so the distances to the captures that took them
+//! sum to at most `spare(A)`. Otherwise they are units that may have died anywhere. Where the
+//! lists above were matched by a search (elsewhere the sharper lists are not tried: a gate that
+//! keeps the cost down), the rule runs once per set `A` within the budget (sets that give the
+//! same lists once), and holds only if every set fails; at a leaf whose matching succeeds, it also asks that each such pawn's nearest
+//! capture (of the leaf's captures that can have taken it) leave the sum within `spare(A)`. This
+//! is where the two sides' pawns are counted together: the victim's pawn structure says which of
+//! its pawns are gone and how far they can have strayed, the taker's says where its captures
+//! landed.
 //!
 //! *Where each capture can have landed.* Fix the start file of every pawn of `S` on the board and
 //! of one pawn per promoted unit `S` must have (any game fixes them; the rule tries every choice
@@ -75,7 +80,7 @@ use super::door::{self, Displaced};
 use super::items::{items, Place};
 use super::timing::{self, Moves};
 use crate::history::{self, Known};
-use crate::pawns::assignment_table_by;
+use crate::pawns::assignment_table_of;
 use crate::promotion::{walls_walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::statics::{
@@ -126,10 +131,16 @@ struct Crossings {
 
 /// Appends a [`ReasonCode::CaptureUnmatched`] reason for a side whose missing units cannot each be
 /// given a capture of the other side; with `timing`, the captures are also ordered against the
-/// single steps of pawns of known history ([`timing`]).
-pub(crate) fn unmatched_captures(known: &Known<'_>, timing: bool, out: &mut Reasons) {
+/// single steps of pawns of known history ([`timing`]); with `accounts`, each account of the
+/// victim's pawns on the board places its missing pawns.
+pub(crate) fn unmatched_captures(
+    known: &Known<'_>,
+    timing: bool,
+    accounts: bool,
+    out: &mut Reasons,
+) {
     for victim in Color::ALL {
-        if let Some(witness) = side(known, victim, timing) {
+        if let Some(witness) = side(known, victim, timing, accounts) {
             out.add_built(ReasonCode::CaptureUnmatched, || {
                 reason(known, victim, &witness)
             });
@@ -157,6 +168,9 @@ struct Witness {
     early_squares: Bitboard,
     /// The witness's originals pushed out of their pens ([`door`]), with the door and the move.
     pushed: Vec<(Displaced, Square, Timed)>,
+    /// When every unit has a capture but the missing pawns' walks to theirs need more captures
+    /// together than their account leaves: those captures, and the spare ones.
+    strays: Option<(u32, u32)>,
 }
 
 /// How one search over the start files ended.
@@ -175,6 +189,9 @@ struct Setup<'a> {
     known: &'a Known<'a>,
     victim: Color,
     victims: Vec<Victim>,
+    /// The captures the victim's pawns that died as pawns (those of [`Victim::file`]) can have
+    /// made together, in the account of the victim's pawns that placed them.
+    pawn_spare: Option<u32>,
     free: Bitboard,
     plain: Vec<[Option<Crossings>; 8]>,
     missing: usize,
@@ -242,7 +259,7 @@ fn timed_beyond(
 /// Runs the rule for `victim`'s missing units (see the module documentation): first with the
 /// pawns of known history alone, then, if that matches and `timing` is on, in each branch of the
 /// victim's pawns with several one-step origins whose moves order some crossing.
-fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
+fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Option<Witness> {
     let taker = victim.other();
     let missing = known.missing(victim);
     if missing == 0 || missing > 15 {
@@ -258,18 +275,103 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
             .saturating_sub(usize::from(known.captures.get(taker).by_pawns))
             .saturating_sub(known.promoted.get(taker).total as usize)
     };
-    // Every game follows one account of the victim's pawns: the rule holds if each account fails.
-    if let Some(accounts) = pawn_accounts(known, victim, missing, room) {
-        let mut first = None;
-        for victims in accounts {
-            let witness = side_with(known, victim, timing, victims)?;
-            first.get_or_insert(witness);
-        }
-        return first;
+    let mut lists = VictimLists {
+        known,
+        victim,
+        missing,
+        room,
+        made: Vec::new(),
+    };
+    let plain = lists.plain(can_promote(known, victim))?.clone();
+    match side_with(known, victim, timing, plain, None) {
+        Verdict::Proven(witness) => return Some(witness),
+        Verdict::Open => return None,
+        Verdict::Matched => {}
     }
-    let promotes = can_promote(known, victim);
-    let victims = victims(known, victim, missing, room, promotes)?;
-    side_with(known, victim, timing, victims)
+    // Only where the cheaper lists were matched by a search: every game follows one account of
+    // the victim's pawns, and the rule holds if each account fails.
+    if !accounts {
+        return None;
+    }
+    let mut first = None;
+    for (victims, spare) in pawn_accounts(&mut lists)? {
+        match side_with(known, victim, timing, victims, spare) {
+            Verdict::Proven(witness) => {
+                first.get_or_insert(witness);
+            }
+            Verdict::Matched | Verdict::Open => return None,
+        }
+    }
+    first
+}
+
+/// What [`side_with`] found.
+enum Verdict {
+    /// No game: the witness.
+    Proven(Witness),
+    /// A search matched every missing unit with a capture.
+    Matched,
+    /// Nothing searched to the end (a gate, a limit, or nothing that can fail).
+    Open,
+}
+
+/// The lists of [`victims`] of one side, each made at most once, keyed by its `promotes` and
+/// `dead`.
+struct VictimLists<'a> {
+    known: &'a Known<'a>,
+    victim: Color,
+    missing: u32,
+    room: usize,
+    made: Vec<Made>,
+}
+
+/// One list of [`VictimLists`]: the `promotes` and `dead` it was made with, and what [`victims`]
+/// gave.
+struct Made {
+    promotes: bool,
+    dead: usize,
+    list: Option<Vec<Victim>>,
+}
+
+impl VictimLists<'_> {
+    /// [`victims`] with `promotes` and `dead`.
+    fn get(&mut self, promotes: bool, dead: usize) -> Option<&Vec<Victim>> {
+        let at = match self
+            .made
+            .iter()
+            .position(|m| m.promotes == promotes && m.dead == dead)
+        {
+            Some(at) => at,
+            None => {
+                let list = victims(
+                    self.known,
+                    self.victim,
+                    self.missing,
+                    self.room,
+                    promotes,
+                    dead,
+                );
+                self.made.push(Made {
+                    promotes,
+                    dead,
+                    list,
+                });
+                self.made.len() - 1
+            }
+        };
+        self.made[at].list.as_ref()
+    }
+
+    /// [`victims`] as the rule has always made them: with the missing pawns dead as pawns when
+    /// `victim` cannot have promoted, else with them promoted or dead anywhere.
+    fn plain(&mut self, promotes: bool) -> Option<&Vec<Victim>> {
+        let dead = if promotes {
+            0
+        } else {
+            8usize.saturating_sub(self.known.pos.board().by_piece(self.victim.pawn()).count())
+        };
+        self.get(promotes, dead)
+    }
 }
 
 /// The missing units of `victim` once more, one list per set of start files the victim's pawns on
@@ -278,72 +380,61 @@ fn side(known: &Known<'_>, victim: Color, timing: bool) -> Option<Witness> {
 /// leaves spare, within those spare captures (see the module documentation); `None` where the
 /// victim has promoted units, or the sets are too many or none, or a list says nothing more than
 /// [`victims`] can (its gate).
-fn pawn_accounts(
-    known: &Known<'_>,
-    victim: Color,
-    missing: u32,
-    room: usize,
-) -> Option<Vec<Vec<Victim>>> {
-    let board = known.pos.board();
-    if known.promoted.get(victim).total > 0
-        || (known.statics.promoted & board.by_color(victim)).any()
-    {
+fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option<u32>)>> {
+    let (known, victim) = (lists.known, lists.victim);
+    let list = items(known, victim)?;
+    let dead = 8usize.checked_sub(list.len())?;
+    if dead == 0 {
         return None;
     }
+    let promoted = list.len() > known.pos.board().by_piece(victim.pawn()).count();
+    // The cheap gate first: without it no list can fail (a list with promotions is gated harder).
+    let as_pawns = lists.get(promoted, dead)?.clone();
+    let pieces = as_pawns.len().checked_sub(dead)?;
     let budget = known
         .missing(victim.other())
         .checked_sub(known.by_pieces(victim))?;
-    let list = items(known, victim)?;
-    let pawns = board.by_piece(victim.pawn());
-    if list.len() != pawns.count() || pawns.count() == 8 {
-        return None;
-    }
-    let cost = |sq: Square, g: i32| {
-        let item = list.iter().find(|i| i.place == Place::Board(sq))?;
-        let base = item.costs[usize::try_from(g).ok()?].base;
+    let cost = |k: usize, g: i32| {
+        let base = list.get(k)?.costs.get(usize::try_from(g).ok()?)?.base;
         (base != NONE).then(|| base.min(30) as u8)
     };
-    let table = assignment_table_by(pawns, cost)?;
+    let table = assignment_table_of(list.len(), cost)?;
     let walks = walls_walks(victim, known.statics);
-    let (mut as_pawns, mut promoting) = (None, None);
-    let mut out: Vec<Vec<Victim>> = Vec::new();
+    let mut out: Vec<(Vec<Victim>, Option<u32>)> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
         let c = u32::from(c);
-        if used.count_ones() as usize != pawns.count() || c > budget {
+        if used.count_ones() as usize != list.len() || c > budget {
             continue;
         }
         let spare = budget - c;
         let free = File::ALL
             .into_iter()
             .filter(|&g| used & 1 << g as usize == 0);
-        let list = if free
+        let entry = if free
             .clone()
             .any(|g| promotes_within(victim, &walks[g as usize], spare))
         {
-            promoting
-                .get_or_insert_with(|| victims(known, victim, missing, room, true))
-                .clone()?
+            (lists.plain(true)?.clone(), None)
         } else {
-            let mut list = as_pawns
-                .get_or_insert_with(|| victims(known, victim, missing, room, false))
-                .clone()?;
-            let pieces = list.len().checked_sub(8 - pawns.count())?;
+            let mut list = as_pawns.clone();
             super::test_switch::count_pawn_account();
             for (v, g) in list[pieces..].iter_mut().zip(free) {
                 v.region = pawn_region_from(known, victim, g, spare);
                 v.file = Some(g);
             }
-            list
+            (list, Some(spare))
         };
-        let same = |other: &Vec<Victim>| {
-            other.len() == list.len()
+        let same = |other: &(Vec<Victim>, Option<u32>)| {
+            other.1 == entry.1
+                && other.0.len() == entry.0.len()
                 && other
+                    .0
                     .iter()
-                    .zip(&list)
-                    .all(|(a, b)| a.role == b.role && a.region == b.region)
+                    .zip(&entry.0)
+                    .all(|(a, b)| a.role == b.role && a.region == b.region && a.file == b.file)
         };
         if !out.iter().any(same) {
-            out.push(list);
+            out.push(entry);
         }
         if out.len() > MAX_ACCOUNTS {
             return None;
@@ -358,7 +449,8 @@ fn side_with(
     victim: Color,
     timing: bool,
     victims: Vec<Victim>,
-) -> Option<Witness> {
+    pawn_spare: Option<u32>,
+) -> Verdict {
     let taker = victim.other();
     let missing = known.missing(victim);
     let all = !known.statics.fixed;
@@ -366,9 +458,11 @@ fn side_with(
     let timing =
         timing && (known.promoted.get(taker).total > 0 || may_order(known.pos.board(), taker));
     if everywhere && !timing {
-        return None;
+        return Verdict::Open;
     }
-    let budget = missing.checked_sub(known.by_pieces(taker))?;
+    let Some(budget) = missing.checked_sub(known.by_pieces(taker)) else {
+        return Verdict::Open;
+    };
     let free = piece_reach(known, taker)
         | pawn_landings(
             known.pos.board(),
@@ -380,8 +474,12 @@ fn side_with(
         known,
         victim,
         victims,
+        pawn_spare,
         free,
-        plain: crossings(known, taker)?,
+        plain: match crossings(known, taker) {
+            Some(plain) => plain,
+            None => return Verdict::Open,
+        },
         missing: missing as usize,
         budget,
     };
@@ -392,37 +490,36 @@ fn side_with(
     };
     let table = setup.timed_table(&base);
     // With every victim free to die anywhere and no crossing ordered, the matching succeeds.
+    let mut matched = Verdict::Open;
     if !everywhere || timed_beyond(&table, &setup.plain, 0) {
         match setup.search(&table, &base) {
-            Outcome::Found => {}
-            Outcome::GaveUp => return None,
-            Outcome::Failed(witness) => return witness,
+            Outcome::Found => matched = Verdict::Matched,
+            Outcome::GaveUp | Outcome::Failed(None) => return Verdict::Open,
+            Outcome::Failed(Some(witness)) => return Verdict::Proven(witness),
         }
     }
-    if !timing {
-        return None;
-    }
-    if !may_branch(known, victim, &setup.plain) {
-        return None;
+    if !timing || !may_branch(known, victim, &setup.plain) {
+        return matched;
     }
     // Each game follows one branch: the rule holds if every branch fails.
     let mut witness = None;
     let branches = history::branches(known, victim);
     // A branch with no pawn beyond those known is the search above.
     if branches.iter().any(|moves| moves.len() == base.len()) {
-        return None;
+        return matched;
     }
     for (run, moves) in branches.iter().enumerate() {
         if run == MAX_BRANCHES {
-            return None;
+            return matched;
         }
         let table_b = setup.timed_table(moves);
         if !timed_beyond(&table_b, &table, base.len()) {
             // Ordered as without the branch's pawns, which matched (or could not fail).
-            return None;
+            return matched;
         }
         match setup.search(&table_b, moves) {
-            Outcome::Found | Outcome::GaveUp => return None,
+            Outcome::Found => return Verdict::Matched,
+            Outcome::GaveUp => return Verdict::Open,
             Outcome::Failed(w) => {
                 if witness.is_none() {
                     witness = w;
@@ -430,7 +527,7 @@ fn side_with(
             }
         }
     }
-    witness
+    witness.map_or(Verdict::Open, Verdict::Proven)
 }
 
 /// Whether a branch of `victim`'s pawns on their third rank can order a crossing of `plain` that
@@ -476,7 +573,9 @@ fn may_order(board: &shakmaty::Board, taker: Color) -> bool {
         .any(|q| up(q) > lowest)
 }
 
-/// The missing units of `victim` with their regions, `missing` in all; `None` if the counts
+/// The missing units of `victim` with their regions, `missing` in all, the last `dead` of them
+/// pawns that died as pawns: without `promotes`, all its missing pawns (`victim` promoted
+/// nothing); with it, others may be promoted units, or dead anywhere. `None` if the counts
 /// contradict (other rules say so), or if at most `room` of them can have a region smaller than
 /// the board (the gate of [`side`]).
 fn victims(
@@ -485,6 +584,7 @@ fn victims(
     missing: u32,
     room: usize,
     promotes: bool,
+    dead: usize,
 ) -> Option<Vec<Victim>> {
     let board = known.pos.board();
     let statics = known.statics;
@@ -500,11 +600,7 @@ fn victims(
     // The kinds with originals gone: the homes not known to hold theirs, the units that can be
     // originals, and how many originals are gone at least.
     let mut gone_kinds = Vec::with_capacity(kinds.len());
-    let mut bounded = if promotes {
-        0
-    } else {
-        8usize.saturating_sub(board.by_piece(victim.pawn()).count())
-    };
+    let mut bounded = dead;
     for (role, colour) in kinds {
         let units = board.by_piece(role.of(victim)) & colour;
         let home = homes(victim, role) & colour & !statics.never_moved;
@@ -550,25 +646,45 @@ fn victims(
         }));
     }
     let rest = (missing as usize).checked_sub(out.len())?;
+    let pawn = |region| Victim {
+        role: Role::Pawn,
+        homes: Bitboard::EMPTY,
+        region,
+        file: None,
+    };
     if promotes {
-        out.extend((0..rest).map(|_| Victim {
+        out.extend((dead..rest).map(|_| Victim {
             role: Role::King,
             homes: Bitboard::EMPTY,
             region: Bitboard::FULL,
             file: None,
         }));
-    } else {
-        let pawns = 8usize.checked_sub(board.by_piece(victim.pawn()).count())?;
-        if pawns != rest {
+        out.extend((0..dead.min(rest)).map(|_| pawn(Bitboard::FULL)));
+        if dead > rest {
             return None;
         }
-        let region = pawn_region(known, victim);
-        out.extend((0..rest).map(|_| Victim {
-            role: Role::Pawn,
-            homes: Bitboard::EMPTY,
-            region,
-            file: None,
-        }));
+    } else {
+        let pawns = 8usize.checked_sub(board.by_piece(victim.pawn()).count())?;
+        if pawns != rest || dead != rest {
+            return None;
+        }
+        // When the pawns on the board certainly took all start files but as many as are
+        // missing, each missing pawn is the one of its own file (and is named so).
+        let taken = on_board_files(known, victim);
+        let free: Vec<File> = File::ALL
+            .into_iter()
+            .filter(|&g| taken & (1 << g as u8) == 0)
+            .collect();
+        if free.len() == rest {
+            let spare = spare(known, victim).unwrap_or(8);
+            out.extend(free.into_iter().map(|g| Victim {
+                file: Some(g),
+                ..pawn(pawn_region_from(known, victim, g, spare))
+            }));
+        } else {
+            let region = pawn_region(known, victim);
+            out.extend((0..rest).map(|_| pawn(region)));
+        }
     }
     Some(out)
 }
@@ -917,6 +1033,40 @@ impl Search<'_> {
         out
     }
 
+    /// When the missing pawns placed by an account of the victim's pawns need more captures
+    /// together than the account leaves, to reach the nearest capture each can have died by (a
+    /// pawn from file `g` that died on file `f` captured at least `|f - g|` times): those captures
+    /// and the spare ones. `slots` are the captures of the leaf, `per_slot` the regions before
+    /// the moves some of them preceded.
+    fn strays(
+        &self,
+        slots: &[(Bitboard, Moves)],
+        per_slot: &[Option<Vec<Bitboard>>],
+    ) -> Option<(u32, u32)> {
+        let setup = self.setup;
+        let spare = setup.pawn_spare?;
+        let mut need = 0u32;
+        for (i, v) in setup.victims.iter().enumerate() {
+            let Some(g) = v.file else { continue };
+            let nearest = slots
+                .iter()
+                .zip(per_slot)
+                .filter_map(|(s, r)| {
+                    let region = r.as_ref().map_or(v.region, |r| r[i]);
+                    (s.0 & region)
+                        .into_iter()
+                        .map(|q| q.file().distance(g))
+                        .min()
+                })
+                .min()?;
+            need += nearest;
+        }
+        if need > 0 {
+            super::test_switch::count_strays();
+        }
+        (need > spare).then_some((need, spare))
+    }
+
     /// Matches the victims with the chosen crossings and the other captures.
     fn leaf(&mut self) {
         let setup = self.setup;
@@ -973,7 +1123,29 @@ impl Search<'_> {
             })
             .collect();
         match hall_witness(&adjacency, slots.len()) {
-            None => self.found = true,
+            None => match self.strays(&slots, &per_slot) {
+                None => self.found = true,
+                Some(strays) => {
+                    if self.witness.is_none() {
+                        let victims: Vec<Victim> = setup
+                            .victims
+                            .iter()
+                            .filter(|v| v.file.is_some())
+                            .copied()
+                            .collect();
+                        self.witness = Some(Witness {
+                            victims,
+                            captures: slots.len(),
+                            crossings: self.slots.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.0),
+                            changes: self.slots.len(),
+                            early: Vec::new(),
+                            early_squares: Bitboard::EMPTY,
+                            pushed: Vec::new(),
+                            strays: Some(strays),
+                        });
+                    }
+                }
+            },
             Some((units, captures)) => {
                 if self.witness.is_none() {
                     let in_witness = |j: usize| units & 1 << j != 0;
@@ -1015,6 +1187,7 @@ impl Search<'_> {
                             .filter(|p| in_witness(p.0))
                             .map(|&(_, d, e, t)| (d, e, t))
                             .collect(),
+                        strays: None,
                     });
                 }
             }
@@ -1069,14 +1242,14 @@ fn victim_words(color: Color, v: &Victim) -> String {
     match v.role {
         Role::Pawn => match v.file {
             Some(f) => format!(
-                "the {adj} pawn from the {}-file ({}'s pawns on the board leave that start file to \
-                 it, and it never promoted {})",
+                "the {adj} pawn from the {}-file ({}'s pawns on the board leave that start file \
+                 free, and it cannot have promoted{})",
                 f.char(),
                 color_name(color),
                 if v.region.into_iter().all(|s| s.file() == f) {
-                    "nor left it"
+                    " nor left it"
                 } else {
-                    "and made only its spare captures"
+                    ""
                 }
             ),
             None => format!("a {adj} pawn"),
@@ -1170,17 +1343,16 @@ fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
             squares_text(w.crossings)
         )
     };
-    Reason::new(
-        ReasonCode::CaptureUnmatched,
-        format!(
-            "{} misses {missing} unit{}, so {} made exactly {missing} capture{}, one for each, \
-             where it stood{changes}; but in every account of {}'s pawns, {} of those captures \
-             can have landed where {} can have died{}{}",
-            color_name(victim),
-            plural(missing),
-            color_name(taker),
-            plural(missing),
-            color_name(taker),
+    let lacking = match w.strays {
+        Some((need, spare)) => format!(
+            "the walks of {} to the captures that can have taken them need {need} capture{} \
+             together, and {}'s pawns on the board leave only {spare}",
+            join_and(&units),
+            plural(need),
+            color_name(victim)
+        ),
+        None => format!(
+            "{} of those captures can have landed where {} can have died{}{}",
             match w.captures {
                 0 => "none".to_string(),
                 n => format!("only {n}"),
@@ -1188,6 +1360,18 @@ fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
             join_and(&units),
             early_words(w),
             pushed_words(known.pos.board(), victim, w)
+        ),
+    };
+    Reason::new(
+        ReasonCode::CaptureUnmatched,
+        format!(
+            "{} misses {missing} unit{}, so {} made exactly {missing} capture{}, one for each, \
+             where it stood{changes}; but in every account of {}'s pawns, {lacking}",
+            color_name(victim),
+            plural(missing),
+            color_name(taker),
+            plural(missing),
+            color_name(taker),
         ),
         w.crossings
             | w.early

@@ -272,6 +272,14 @@ pub(super) mod test_switch {
         static TIMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static PROMOTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static ACCOUNTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static STRAYS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Counts one matched leaf whose missing pawns needed some captures to reach theirs (in unit
+    /// tests).
+    pub(super) fn count_strays() {
+        #[cfg(test)]
+        STRAYS.with(|r| r.set(r.get() + 1));
     }
 
     /// Counts one matching run per account of the victim's pawns whose missing pawns it placed
@@ -372,10 +380,15 @@ pub(super) mod test_switch {
         let matchings = MATCHINGS.with(std::cell::Cell::get);
         let timed = TIMED.with(std::cell::Cell::get);
         let accounts = ACCOUNTS.with(std::cell::Cell::get);
+        let strays = STRAYS.with(std::cell::Cell::get);
         eprintln!(
             "{runs} enumerations, {matchings} matchings, {timed} of them timed, {accounts} \
-             accounts of the victim's pawns placing its missing pawns"
+             accounts of the victim's pawns placing its missing pawns, {strays} matchings whose \
+             missing pawns needed captures to reach theirs"
         );
+        // Some 15 leaves in release (the accounts run only where the plain lists were matched by
+        // a search); the pawn-exchange games reach a few more.
+        assert!(cfg!(debug_assertions) || strays > 5, "{strays} strays");
         // The missing pawns were placed by the victim's accounts on many of those positions.
         assert!(
             cfg!(debug_assertions) || accounts > 1_000,
@@ -426,15 +439,53 @@ pub(super) mod test_switch {
             MATCHINGS.with(std::cell::Cell::get),
             TIMED.with(std::cell::Cell::get),
         );
+        let strays_before = STRAYS.with(std::cell::Cell::get);
         let games = if cfg!(debug_assertions) { 20 } else { 1500 };
         let positions = ungated_on_games(games, |seed| {
             retrace_testkit::random_game_with(seed, 40 + (seed as usize * 7) % 160, weight)
         });
         let matchings = MATCHINGS.with(std::cell::Cell::get) - before.0;
         let timed = TIMED.with(std::cell::Cell::get) - before.1;
-        eprintln!("{positions} positions, {matchings} matchings, {timed} of them timed");
+        let strays = STRAYS.with(std::cell::Cell::get) - strays_before;
+        eprintln!(
+            "{positions} positions, {matchings} matchings, {timed} of them timed, {strays} whose \
+             missing pawns needed captures to reach theirs"
+        );
         // Some 200 of the matchings in release order captures against steps.
         assert!(cfg!(debug_assertions) || timed > 100, "{timed} timed");
+    }
+
+    /// Games in which pawns capture often and pieces almost never do: the victim's missing pawns
+    /// then died as pawns after walks of their own, where the matching counts their captures
+    /// together against the account of the pawns on the board. The matching runs ungated on
+    /// every position, and must never call one illegal.
+    #[cfg(test)]
+    #[test]
+    fn never_false_on_pawn_exchange_games() {
+        use shakmaty::{Move, Role};
+        let weight = |_: &shakmaty::Chess, m: Move| match m {
+            Move::Normal {
+                role: Role::Pawn,
+                capture: Some(_),
+                ..
+            } => 400,
+            Move::Normal {
+                role: Role::Pawn, ..
+            } => 30,
+            Move::Normal {
+                capture: Some(_), ..
+            } => 1,
+            _ => 6,
+        };
+        let before = STRAYS.with(std::cell::Cell::get);
+        let games = if cfg!(debug_assertions) { 20 } else { 1500 };
+        let positions = ungated_on_games(games, |seed| {
+            retrace_testkit::random_game_with(seed, 30 + (seed as usize * 11) % 120, weight)
+        });
+        let strays = STRAYS.with(std::cell::Cell::get) - before;
+        eprintln!("{positions} positions, {strays} matchings whose missing pawns needed captures");
+        // Some 23 in release: thin, but each is a leaf where the shared spare was really weighed.
+        assert!(cfg!(debug_assertions) || strays > 10, "{strays} strays");
     }
 
     /// Arbitrary boards (see `tests/arbitrary.rs`) with the gates lifted: the enumeration and the
