@@ -509,8 +509,9 @@ fn a_king_beyond_a_step_taken_back_is_walled_out() {
 #[test]
 fn no_king_of_a_real_game_is_walled_out() {
     use super::search::{node_statics, walled_out_king};
+    use crate::text::squares_text;
     use retrace_testkit::random_game_with;
-    use shakmaty::{Chess, Rank, Role};
+    use shakmaty::{attacks, Chess, Rank, Role};
     let weight = |pos: &Chess, m: Move| match m {
         Move::Castle { .. } => 200,
         Move::Normal {
@@ -533,13 +534,23 @@ fn no_king_of_a_real_game_is_walled_out() {
         _ => 4,
     };
     let games = if cfg!(debug_assertions) { 60 } else { 7500 };
-    let (mut positions, mut walled) = (0, 0);
+    let (mut positions, mut walled, mut kings_checked) = (0, 0, 0);
+    // The square a king of `color` stood on in `pos`.
+    let walked_from = |pos: &Chess, color: Color| pos.board().king_of(color).expect("a king");
     for seed in 0..games {
         let game = random_game_with(seed, 40 + (seed as usize * 29) % 200, weight);
         let mut moved = Bitboard::EMPTY;
+        // Every square each king stood on so far (castling passes the square between).
+        let mut walked = ByColor::new_with(|c| {
+            Bitboard::from_square(Square::from_coords(File::E, c.backrank()))
+        });
         for (t, pos) in game.positions.iter().enumerate() {
             if t > 0 {
-                moved |= move_squares(&game.moves[t - 1], game.positions[t - 1].turn());
+                let mover = game.positions[t - 1].turn();
+                moved |= move_squares(&game.moves[t - 1], mover);
+                let king = pos.board().king_of(mover).expect("a king");
+                *walked.get_mut(mover) |= Bitboard::from_square(king)
+                    | (attacks::between(walked_from(&game.positions[t - 1], mover), king));
             }
             let board = pos.board().clone();
             let node = Node {
@@ -554,8 +565,26 @@ fn no_king_of_a_real_game_is_walled_out() {
                 "seed {seed}, ply {t}: {}",
                 node.board.board_fen()
             );
-            // Positions where the statics wall some squares off from a king's home.
+            // The rule's own facts against the game: every static square's unit never moved,
+            // and every square a king ever stood on lies in the flood from its home.
             let statics = node_statics(&node);
+            assert!(
+                (statics & moved).is_empty(),
+                "seed {seed}, ply {t}: {} static but moved",
+                squares_text(statics & moved)
+            );
+            for color in Color::ALL {
+                let home = Square::from_coords(File::E, color.backrank());
+                let reach =
+                    super::super::statics::flood(Role::King, Bitboard::from_square(home), !statics);
+                assert!(
+                    walked.get(color).is_subset(reach),
+                    "seed {seed}, ply {t}: the {color:?} king stood on {} outside its flood",
+                    squares_text(*walked.get(color) & !reach)
+                );
+                kings_checked += walked.get(color).count();
+            }
+            // Positions where the statics wall some squares off from a king's home.
             let home = Square::from_coords(File::E, Rank::First);
             let reach =
                 super::super::statics::flood(Role::King, Bitboard::from_square(home), !statics);
@@ -564,6 +593,9 @@ fn no_king_of_a_real_game_is_walled_out() {
             }
         }
     }
-    eprintln!("{positions} positions, {walled} with squares walled off from White's king's home");
+    eprintln!(
+        "{positions} positions, {walled} with squares walled off from White's king's home, \
+         {kings_checked} king squares checked"
+    );
     assert!(cfg!(debug_assertions) || walled > 30_000, "{walled} walled");
 }
