@@ -93,6 +93,10 @@ const MAX_BRANCHES: usize = 8;
 /// missing pawns against every start file at once.
 const MAX_ACCOUNTS: usize = 16;
 
+#[cfg(test)]
+#[path = "matching_games.rs"]
+mod games;
+
 /// A missing unit of the victim and the squares where it can have died.
 #[derive(Clone, Copy, Debug)]
 struct Victim {
@@ -286,20 +290,8 @@ fn pawn_accounts(
     {
         return None;
     }
-    let budget = known
-        .missing(victim.other())
-        .checked_sub(known.by_pieces(victim))?;
-    let list = items(known, victim)?;
     let pawns = board.by_piece(victim.pawn());
-    if list.len() != pawns.count() || pawns.count() == 8 {
-        return None;
-    }
-    let cost = |sq: Square, g: i32| {
-        let item = list.iter().find(|i| i.place == Place::Board(sq))?;
-        let base = item.costs[usize::try_from(g).ok()?].base;
-        (base != NONE).then(|| base.min(30) as u8)
-    };
-    let table = assignment_table_by(pawns, cost)?;
+    let (table, budget) = pawn_sets(known, victim)?;
     let walks = walls_walks(victim, known.statics);
     let (mut as_pawns, mut promoting) = (None, None);
     let mut out: Vec<Vec<Victim>> = Vec::new();
@@ -346,6 +338,28 @@ fn pawn_accounts(
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// For each set of start files (a bit per file) of `victim`'s pawns on the board, the fewest
+/// captures of their walks around the walls onto exactly that set; and the most captures the
+/// victim's pawns can have made (the units the other side misses, less the captures the pens
+/// prove of the victim's pieces). `None` when a pawn has no cost list or all eight are on the
+/// board (no pawn is missing).
+fn pawn_sets(known: &Known<'_>, victim: Color) -> Option<([u8; 256], u32)> {
+    let budget = known
+        .missing(victim.other())
+        .checked_sub(known.by_pieces(victim))?;
+    let list = items(known, victim)?;
+    let pawns = known.pos.board().by_piece(victim.pawn());
+    if list.len() != pawns.count() || pawns.count() == 8 {
+        return None;
+    }
+    let cost = |sq: Square, g: i32| {
+        let item = list.iter().find(|i| i.place == Place::Board(sq))?;
+        let base = item.costs[usize::try_from(g).ok()?].base;
+        (base != NONE).then(|| base.min(30) as u8)
+    };
+    Some((assignment_table_by(pawns, cost)?, budget))
 }
 
 /// [`side`] with the missing units `victims`.
