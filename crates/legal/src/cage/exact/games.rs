@@ -114,7 +114,8 @@ fn game(seed: u64, plies: usize) -> retrace_testkit::Game {
 
 /// The real history of the position after `n` plies of `g`, walked back up to [`HISTORY`] plies:
 /// each position with whether it was reached by an uncapture. Panics if a real move is not one
-/// of the generator's retractions (the completeness every proof stands on).
+/// of the generator's retractions (the completeness every proof stands on), or if a position's
+/// count of retractions is not the number of its retractions.
 fn history(g: &retrace_testkit::Game, n: usize, seal: bool) -> Vec<(RetroPosition, bool)> {
     let mut pos = at(g, n, seal);
     let mut out = Vec::new();
@@ -127,6 +128,13 @@ fn history(g: &retrace_testkit::Game, n: usize, seal: bool) -> Vec<(RetroPositio
             g.moves[k]
         );
         pos = pos.retract(r);
+        // The tempo search closes a position whose count of retractions is 0.
+        assert_eq!(
+            pos.count_retractions(),
+            pos.retractions().len() as u64,
+            "{}",
+            pos.fen()
+        );
         out.push((pos.clone(), r.uncaptured().is_some()));
     }
     out
