@@ -170,3 +170,15 @@ fn missing_pawns_die_where_their_accounts_place_them() {
     );
     assert!(cfg!(debug_assertions) || counts.promoted > 10, "{counts:?}");
 }
+
+/// The same facts on every position of the published proof games of the corpus.
+#[test]
+fn missing_pawns_of_published_proof_games_die_where_placed() {
+    let mut counts = Counts::default();
+    let mut cache = PawnCache::new();
+    for (_, g) in retrace_testkit::published_proof_games() {
+        check_game(&g, &mut cache, &mut counts);
+    }
+    eprintln!("{counts:?}");
+    assert!(counts.dead > 300, "{counts:?}");
+}

@@ -210,7 +210,7 @@ fn check_search(
 
 /// Searches the positions of `g` (see the module documentation); the store is shared along the
 /// game, so later searches close lines on what earlier ones learnt.
-fn check_game(g: &retrace_testkit::Game, counts: &mut Counts) {
+fn check_game(g: &retrace_testkit::Game, every: usize, counts: &mut Counts) {
     let store = CageStore::new();
     for n in 1..g.positions.len() {
         let pos = retrace_testkit::retro_position(&g.positions[n]);
@@ -220,12 +220,12 @@ fn check_game(g: &retrace_testkit::Game, counts: &mut Counts) {
             search.tempo = true;
             check_search(search, g, n, false, counts);
         }
-        if n % 9 == 0 {
+        if n % every == 0 {
             counts.exact += 1;
             let search = Search::new(&store, NODES, u32::MAX, None);
             assert_eq!(search.uncapture_plies, UNCAPTURE_PLIES);
             check_search(search, g, n, false, counts);
-        } else if n % 9 == 4 {
+        } else if n % every == every / 2 {
             // Rule (e) without its limit: every failed handoff expanded, as deep as the budget
             // goes. The hand proof holds for any limit, and deep searches mark inner positions
             // proven, which the real history must never be.
@@ -245,11 +245,31 @@ fn the_real_history_survives_the_tempo_search_and_rule_e() {
     let games: u64 = if cfg!(debug_assertions) { 2 } else { 24 };
     let mut counts = Counts::default();
     for seed in 0..games {
-        check_game(&game(seed, 40 + (seed as usize * 17) % 120), &mut counts);
+        check_game(&game(seed, 40 + (seed as usize * 17) % 120), 9, &mut counts);
     }
     eprintln!("{games} games: {counts:?}");
     // Some side is bounded in a good part of these games, and the searches prove inner
     // positions on their way (so the check of the real history is not empty).
     assert!(cfg!(debug_assertions) || counts.tempo > 100, "{counts:?}");
     assert!(cfg!(debug_assertions) || counts.proven > 3, "{counts:?}");
+}
+
+/// The same checks on the published proof games of the corpus, real games of composers: every
+/// position with a bounded side, and the exact prefix (limited and not) at every other one.
+#[test]
+fn the_real_history_of_published_proof_games_survives() {
+    let games = retrace_testkit::published_proof_games();
+    let mut counts = Counts::default();
+    for (_, g) in games
+        .iter()
+        .take(if cfg!(debug_assertions) { 2 } else { 100 })
+    {
+        check_game(g, 6, &mut counts);
+    }
+    eprintln!("{} proof games: {counts:?}", games.len());
+    assert!(games.len() > 60, "{} proof games replayed", games.len());
+    assert!(
+        cfg!(debug_assertions) || counts.history > 1_000,
+        "{counts:?}"
+    );
 }
