@@ -98,6 +98,11 @@ pub fn random_game_with(seed: u64, max_plies: usize, weight: impl Fn(&Chess, Mov
 /// score's word (a test's own data).
 #[must_use]
 pub fn replay_score(score: &str) -> Game {
+    try_replay_score(score).unwrap_or_else(|word| panic!("{word} does not play in {score}"))
+}
+
+/// [`replay_score`], or the first word that does not parse or play.
+pub fn try_replay_score(score: &str) -> Result<Game, String> {
     let mut pos = Chess::default();
     let mut game = Game {
         positions: vec![pos.clone()],
@@ -111,12 +116,35 @@ pub fn replay_score(score: &str) -> Game {
         let m = SanPlus::from_ascii(word.as_bytes())
             .ok()
             .and_then(|san| san.san.to_move(&pos).ok())
-            .unwrap_or_else(|| panic!("{word} does not play in {score}"));
+            .ok_or_else(|| word.to_string())?;
         pos.play_unchecked(m);
         game.moves.push(m);
         game.positions.push(pos.clone());
     }
-    game
+    Ok(game)
+}
+
+/// The games of the published proof games of the corpus (`positions/corpora`), with their ids:
+/// each answer replayed by shakmaty, kept when it ends on the problem's board (real games of
+/// composers, rich in promotions, castling and en passant).
+#[must_use]
+pub fn published_proof_games() -> Vec<(String, Game)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../positions/corpora/published-problems.jsonl"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|p| p["stipulation"] == "proof_game")
+        .filter_map(|p| {
+            let game = try_replay_score(p["answer"].as_str()?).ok()?;
+            let last = game.positions.last()?;
+            let board = p["board"].as_str()?;
+            (last.board().board_fen().to_string() == board)
+                .then(|| (p["id"].as_str().unwrap_or("?").to_string(), game))
+        })
+        .collect()
 }
 
 /// The position of a test's FEN, which must set up (a test's own data, so a bad one panics with

@@ -99,6 +99,10 @@ const MAX_BRANCHES: usize = 8;
 /// missing pawns against every start file at once.
 const MAX_ACCOUNTS: usize = 16;
 
+#[cfg(test)]
+#[path = "matching_games.rs"]
+mod games;
+
 /// A missing unit of the victim and the squares where it can have died.
 #[derive(Clone, Copy, Debug)]
 struct Victim {
@@ -441,6 +445,29 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// For each set of start files (a bit per file) of `victim`'s pawns on the board, the fewest
+/// captures of their walks around the walls onto exactly that set; and the most captures the
+/// victim's pawns can have made (the units the other side misses, less the captures the pens
+/// prove of the victim's pieces). `None` when a pawn has no cost list or all eight are on the
+/// board (no pawn is missing). The game checks of `matching_games.rs` use it to test the costs
+/// [`pawn_accounts`] enumerates (for pawns on the board only) against the games played.
+#[cfg(test)]
+fn pawn_sets(known: &Known<'_>, victim: Color) -> Option<([u8; 256], u32)> {
+    let budget = known
+        .missing(victim.other())
+        .checked_sub(known.by_pieces(victim))?;
+    let list = items(known, victim)?;
+    let pawns = known.pos.board().by_piece(victim.pawn());
+    if list.len() != pawns.count() || pawns.count() == 8 {
+        return None;
+    }
+    let cost = |k: usize, g: i32| {
+        let base = list.get(k)?.costs.get(usize::try_from(g).ok()?)?.base;
+        (base != NONE).then(|| base.min(30) as u8)
+    };
+    Some((assignment_table_of(list.len(), cost)?, budget))
 }
 
 /// [`side`] with the missing units `victims`.

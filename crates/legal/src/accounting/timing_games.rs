@@ -164,7 +164,7 @@ fn weight(pos: &Chess, m: Move, mem: &Memory, p: u64) -> u32 {
 }
 
 /// A game of at most `plies` plies drawn with [`weight`], the same for the same `seed`.
-fn game(seed: u64, plies: usize) -> retrace_testkit::Game {
+pub(super) fn game(seed: u64, plies: usize) -> retrace_testkit::Game {
     let mut rng = SmallRng::seed_from_u64(seed ^ 0x7133_5eed);
     let profile = seed % 4;
     let mut pos = Chess::default();
@@ -218,17 +218,17 @@ fn never_false_on_games_aimed_at_the_timing() {
 
 /// The life of one unit of a game, known by its start square.
 #[derive(Clone, Default)]
-struct Life {
+pub(super) struct Life {
     /// The squares it arrived on, with the index of the position where it first stood there.
-    path: Vec<(usize, shakmaty::Square)>,
+    pub(super) path: Vec<(usize, shakmaty::Square)>,
     /// The index of the position where it first stood promoted, if it promoted.
-    promoted: Option<usize>,
+    pub(super) promoted: Option<usize>,
     /// The index of the first position without it, if it was captured.
-    died: Option<usize>,
+    pub(super) died: Option<usize>,
 }
 
 /// Every unit's life along `moves` from the initial position, and each side's capture landings.
-fn lives(moves: &[Move]) -> (Vec<Life>, Vec<ByColor<Bitboard>>) {
+pub(super) fn lives(moves: &[Move]) -> (Vec<Life>, Vec<ByColor<Bitboard>>) {
     let start = Chess::default();
     let mut at: [Option<usize>; 64] = [None; 64];
     let mut out = vec![Life::default(); 64];

@@ -506,6 +506,9 @@ fn store_proves(store: &CageStore, pos: &RetroPosition) -> bool {
 }
 
 #[cfg(test)]
+mod games;
+
+#[cfg(test)]
 mod tests {
     use retrace_testkit::pos;
 

@@ -508,7 +508,6 @@ fn a_king_beyond_a_step_taken_back_is_walled_out() {
 /// units that truly never moved frozen, keeps both kings within their homes' floods.
 #[test]
 fn no_king_of_a_real_game_is_walled_out() {
-    use super::search::{node_statics, walled_out_king};
     use retrace_testkit::random_game_with;
     use shakmaty::{Chess, Rank, Role};
     let weight = |pos: &Chess, m: Move| match m {
@@ -533,39 +532,91 @@ fn no_king_of_a_real_game_is_walled_out() {
         _ => 4,
     };
     let games = if cfg!(debug_assertions) { 60 } else { 7500 };
-    let (mut positions, mut walled) = (0, 0);
+    let mut counts = WalledCounts::default();
     for seed in 0..games {
         let game = random_game_with(seed, 40 + (seed as usize * 29) % 200, weight);
-        let mut moved = Bitboard::EMPTY;
-        for (t, pos) in game.positions.iter().enumerate() {
-            if t > 0 {
-                moved |= move_squares(&game.moves[t - 1], game.positions[t - 1].turn());
-            }
-            let board = pos.board().clone();
-            let node = Node {
-                frozen: board.occupied() & !moved,
-                board,
-                pending: None,
-            };
-            positions += 1;
-            assert_eq!(
-                walled_out_king(&node),
-                None,
-                "seed {seed}, ply {t}: {}",
-                node.board.board_fen()
+        check_walled_out(&game, &format!("seed {seed}"), &mut counts);
+    }
+    eprintln!("{counts:?}");
+    assert!(
+        cfg!(debug_assertions) || counts.walled > 30_000,
+        "{counts:?}"
+    );
+}
+
+/// The same on every position of the published proof games of the corpus.
+#[test]
+fn no_king_of_a_published_proof_game_is_walled_out() {
+    let mut counts = WalledCounts::default();
+    for (id, game) in retrace_testkit::published_proof_games() {
+        check_walled_out(&game, &id, &mut counts);
+    }
+    eprintln!("{counts:?}");
+    assert!(counts.positions > 1_000, "{counts:?}");
+}
+
+/// What [`check_walled_out`] checked.
+#[derive(Debug, Default)]
+struct WalledCounts {
+    positions: u64,
+    /// Positions where the statics wall some squares off from White's king's home.
+    walled: u64,
+    /// Squares a king stood on, checked to lie in its home's flood.
+    king_squares: u64,
+}
+
+/// Checks the walled-out king rule and its facts at every position of `game`, tracked whole
+/// with the units that truly never moved frozen: no king is walled out, every static square's
+/// unit never moved, and every square each king ever stood on (castling's passed square too)
+/// lies in the flood from its home.
+fn check_walled_out(game: &Game, name: &str, counts: &mut WalledCounts) {
+    use super::search::{node_statics, walled_out_king};
+    use crate::text::squares_text;
+    use shakmaty::{attacks, Role};
+    let king = |t: usize, color: Color| game.positions[t].board().king_of(color).expect("a king");
+    let mut moved = Bitboard::EMPTY;
+    let mut walked = ByColor::new_with(|c| Bitboard::from_square(king(0, c)));
+    for (t, pos) in game.positions.iter().enumerate() {
+        if t > 0 {
+            let mover = game.positions[t - 1].turn();
+            moved |= move_squares(&game.moves[t - 1], mover);
+            *walked.get_mut(mover) |= Bitboard::from_square(king(t, mover))
+                | attacks::between(king(t - 1, mover), king(t, mover));
+        }
+        let board = pos.board().clone();
+        let node = Node {
+            frozen: board.occupied() & !moved,
+            board,
+            pending: None,
+        };
+        counts.positions += 1;
+        let at = || format!("{name}, ply {t}: {}", node.board.board_fen());
+        assert_eq!(walled_out_king(&node), None, "{}", at());
+        let statics = node_statics(&node);
+        assert!(
+            (statics & moved).is_empty(),
+            "{} static but moved: {}",
+            squares_text(statics & moved),
+            at()
+        );
+        let flood = |color: Color| {
+            let home = Square::from_coords(File::E, color.backrank());
+            super::super::statics::flood(Role::King, Bitboard::from_square(home), !statics)
+        };
+        for color in Color::ALL {
+            let reach = flood(color);
+            assert!(
+                walked.get(color).is_subset(reach),
+                "the {color:?} king stood on {} outside its flood: {}",
+                squares_text(*walked.get(color) & !reach),
+                at()
             );
-            // Positions where the statics wall some squares off from a king's home.
-            let statics = node_statics(&node);
-            let home = Square::from_coords(File::E, Rank::First);
-            let reach =
-                super::super::statics::flood(Role::King, Bitboard::from_square(home), !statics);
-            if (reach | statics) != Bitboard::FULL {
-                walled += 1;
-            }
+            counts.king_squares += u64::from(walked.get(color).count() as u32);
+        }
+        if (flood(Color::White) | statics) != Bitboard::FULL {
+            counts.walled += 1;
         }
     }
-    eprintln!("{positions} positions, {walled} with squares walled off from White's king's home");
-    assert!(cfg!(debug_assertions) || walled > 30_000, "{walled} walled");
 }
 
 /// The tempo search alone on Retractor 2's r2-A-043 with Black to have made the last move
