@@ -709,3 +709,18 @@ fn a_king_that_castled_long_behind_a_door_on_c2() {
     );
     assert!(checked.early >= 2, "{checked:?}");
 }
+
+/// The unit behind the door on c7 came in by promotion: White's b-pawn took on c7 and then on b8,
+/// becoming a bishop, after the black king had passed b8 to a8 (where a knight took the rook); the
+/// h-pawn then takes on g3, f4, e5, d6 and c7 before d7-d6. The promoted bishop came in from c7,
+/// before the door shut.
+#[test]
+fn a_unit_promoted_behind_a_door_before_it_shut() {
+    let checked = door_game(
+        "1. d4 c6 2. Nc3 Qb6 3. Nb5 Na6 4. Nc7+ Kd8 5. Nxa8 g5 6. Nc7 g4 7. Nb5 h5 8. Nc3 Kc7 \
+         9. e3 Kb8 10. Bd3 Ka8 11. b4 Qc7 12. b5 Qd6 13. b6 e6 14. a3 Be7 15. a4 Bd8 16. a5 Bc7 \
+         17. bxc7 Nb8 18. cxb8=B g3 19. hxg3 f5 20. Ra2 f4 21. gxf4 Rh6 22. Ra1 Rg6 23. Ra2 Rg5 \
+         24. Ra1 Re5 25. fxe5 Ne7 26. Ra2 Nd5 27. exd6 Nc7 28. dxc7 d6",
+    );
+    assert!(checked.early >= 2 && checked.pushed > 0, "{checked:?}");
+}
