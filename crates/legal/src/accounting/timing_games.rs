@@ -724,3 +724,19 @@ fn a_unit_promoted_behind_a_door_before_it_shut() {
     );
     assert!(checked.early >= 2 && checked.pushed > 0, "{checked:?}");
 }
+
+/// Every capture of White is a file change of a pawn: the d-pawn takes the c-pawn on c7 and the
+/// a8 rook on b8, becoming a bishop (White keeps the c1 bishop, so it is promoted); the king then
+/// walks in by c7 and b8 to a8, the bishop comes back to b8 by c7, and the h-pawn takes on g3, f4,
+/// e5, d6 and c7 before d7-d6. Nothing of White lands on c8, so the a8 rook was shut in a8 and b8
+/// and pushed out: the promotion's capture on b8 is the one that took it.
+#[test]
+fn a_rook_pushed_out_by_a_capture_that_promoted() {
+    let checked = door_game(
+        "1. d4 Na6 2. d5 Rb8 3. d6 g5 4. dxc7 g4 5. cxb8=B h5 6. Bd6 Rh6 7. Bb4 Qc7 8. Nc3 Qb6 \
+         9. Nb1 Kd8 10. Nc3 Kc7 11. Nb1 Kb8 12. Nc3 Ka8 13. Bd6 Rg6 14. Bb8 f5 15. Nb1 g3 \
+         16. hxg3 f4 17. gxf4 Rg5 18. Nc3 Re5 19. fxe5 Nf6 20. Nb1 Qd6 21. exd6 Nd5 22. Nc3 Ndc7 \
+         23. dxc7 d6",
+    );
+    assert!(checked.early >= 2 && checked.pushed > 0, "{checked:?}");
+}
