@@ -635,3 +635,108 @@ fn units_behind_a_door_and_the_rook_they_pushed_out() {
     eprintln!("{checked:?}");
     assert!(checked.early >= 2 && checked.pushed > 0, "{checked:?}");
 }
+
+/// Plays `score`, runs every position of it through the rules with the gates lifted and through
+/// the facts of [`check_game`], and returns what was checked; the last position must also have no
+/// reason at all with the gates on.
+fn door_game(score: &str) -> Checked {
+    let g = retrace_testkit::replay_score(score);
+    ungated_on_games(1, |_| g.clone());
+    let checked = check_game(&g);
+    let last = g.positions.last().expect("a position");
+    let a = crate::Analyzer::new().analyze(&retrace_testkit::retro_position(last));
+    assert!(
+        a.reasons.is_empty(),
+        "{}: {:?}",
+        Fen::from_position(last, EnPassantMode::Legal),
+        a.reasons
+    );
+    eprintln!("{checked:?}");
+    checked
+}
+
+/// The door on c7 again, but the black king goes in and out of a8 (by b8) twice before the door
+/// shuts, and the a8 rook dies at home, to a knight, long before: the units behind the door still
+/// came in before it, and the rook pushed out died where the rule says.
+#[test]
+fn a_king_that_left_the_corner_and_came_back_before_the_door_shut() {
+    let checked = door_game(
+        "1. d4 c6 2. Nc3 Qb6 3. Nb5 Na6 4. Nc7+ Kd8 5. Nxa8 h5 6. Nc7 h4 7. Nb5 Rh6 \
+         8. Nc3 Kc7 9. Nf3 Kb8 10. Ng1 Ka8 11. Nf3 Kb8 12. Ng1 Ka8 13. Bf4 Nf6 14. Bc7 Ne4 \
+         15. Bb8 Ng3 16. hxg3 f5 17. Qd3 f4 18. gxf4 Re6 19. Kd2 Re5 20. fxe5 Qc7 21. a3 Qd6 \
+         22. exd6 Nc7 23. dxc7 d6",
+    );
+    assert!(checked.early >= 2 && checked.pushed > 0, "{checked:?}");
+}
+
+/// The door on c7 with the a8 rook alive behind it: a knight took the c8 bishop at home, so the
+/// rook had c8 and d8 as well, stood there while the king passed b8 to a8, and is taken on d7
+/// only after d7-d6. Nothing may be said pushed out.
+#[test]
+fn a_rook_that_stepped_aside_and_died_after_the_door_shut() {
+    let checked = door_game(
+        "1. d4 c6 2. Nc3 Qb6 3. Ne4 Na6 4. Nd6+ Kd8 5. Nxc8 h5 6. Nd6 h4 7. Ne4 Rc8 8. Nc3 Kc7 \
+         9. Nf3 Kb8 10. Ng1 Ka8 11. Bf4 Rd8 12. Bc7 Nf6 13. Bb8 Ne4 14. a3 Ng3 15. hxg3 f5 \
+         16. Qd3 f4 17. gxf4 Rh6 18. Kd2 Re6 19. a4 Re5 20. fxe5 Qc7 21. a5 Qd6 22. exd6 Nc7 \
+         23. dxc7 d6 24. Qh3 Rd7 25. Qxd7",
+    );
+    assert!(checked.early >= 2, "{checked:?}");
+}
+
+/// The door on the other wing: White's a-pawn takes on b3, c4, d5, e6 and f7 before Black's
+/// e7-e6, the f1 bishop came to g8 by f7 and the black king to h8 by g8 before it, and the h8
+/// rook, shut in h8 and g8 until e7-e6 (the f8 bishop behind e7 and g7), died at home to a knight.
+#[test]
+fn a_door_on_f7_and_the_rook_the_king_pushed_out_of_h8() {
+    let checked = door_game(
+        "1. e3 f5 2. Nf3 Nf6 3. Ne5 a6 4. Ng6 b5 5. Nxh8 b4 6. Ng6 c5 7. Nf4 Kf7 8. Nd3 Kg8 \
+         9. Nf4 Kh8 10. Bc4 b3 11. Bf7 c4 12. Bg8 d5 13. axb3 Nc6 14. bxc4 Ne5 15. cxd5 Qd6 \
+         16. h3 Qe6 17. dxe6 Nf7 18. exf7 e6",
+    );
+    assert!(checked.early >= 2 && checked.pushed > 0, "{checked:?}");
+}
+
+/// Black's door on c2 (its h-pawn takes on g6, f5, e4, d3 and c2 before White's d2-d3), behind
+/// which White's king came to a1 by castling long and then b1: a knight took the c1 bishop at
+/// home, so the a1 rook was never shut in a1 and b1, and it castled out. Nothing may be said
+/// pushed out.
+#[test]
+fn a_king_that_castled_long_behind_a_door_on_c2() {
+    let checked = door_game(
+        "1. c4 d6 2. Qb3 Nc6 3. e3 Nd4 4. Na3 Ne2 5. g4 Nxc1 6. g5 Ne2 7. g6 Nd4 8. O-O-O Nc6 \
+         9. Kb1 a6 10. Ka1 Bf5 11. f4 Bc2 12. f5 Bb1 13. e4 hxg6 14. Qd3 gxf5 15. Nc2 fxe4 \
+         16. h3 exd3 17. h4 dxc2 18. d3",
+    );
+    assert!(checked.early >= 2, "{checked:?}");
+}
+
+/// The unit behind the door on c7 came in by promotion: White's b-pawn took on c7 and then on b8,
+/// becoming a bishop, after the black king had passed b8 to a8 (where a knight took the rook); the
+/// h-pawn then takes on g3, f4, e5, d6 and c7 before d7-d6. The promoted bishop came in from c7,
+/// before the door shut.
+#[test]
+fn a_unit_promoted_behind_a_door_before_it_shut() {
+    let checked = door_game(
+        "1. d4 c6 2. Nc3 Qb6 3. Nb5 Na6 4. Nc7+ Kd8 5. Nxa8 g5 6. Nc7 g4 7. Nb5 h5 8. Nc3 Kc7 \
+         9. e3 Kb8 10. Bd3 Ka8 11. b4 Qc7 12. b5 Qd6 13. b6 e6 14. a3 Be7 15. a4 Bd8 16. a5 Bc7 \
+         17. bxc7 Nb8 18. cxb8=B g3 19. hxg3 f5 20. Ra2 f4 21. gxf4 Rh6 22. Ra1 Rg6 23. Ra2 Rg5 \
+         24. Ra1 Re5 25. fxe5 Ne7 26. Ra2 Nd5 27. exd6 Nc7 28. dxc7 d6",
+    );
+    assert!(checked.early >= 2 && checked.pushed > 0, "{checked:?}");
+}
+
+/// Every capture of White is a file change of a pawn: the d-pawn takes the c-pawn on c7 and the
+/// a8 rook on b8, becoming a bishop (White keeps the c1 bishop, so it is promoted); the king then
+/// walks in by c7 and b8 to a8, the bishop comes back to b8 by c7, and the h-pawn takes on g3, f4,
+/// e5, d6 and c7 before d7-d6. Nothing of White lands on c8, so the a8 rook was shut in a8 and b8
+/// and pushed out: the promotion's capture on b8 is the one that took it.
+#[test]
+fn a_rook_pushed_out_by_a_capture_that_promoted() {
+    let checked = door_game(
+        "1. d4 Na6 2. d5 Rb8 3. d6 g5 4. dxc7 g4 5. cxb8=B h5 6. Bd6 Rh6 7. Bb4 Qc7 8. Nc3 Qb6 \
+         9. Nb1 Kd8 10. Nc3 Kc7 11. Nb1 Kb8 12. Nc3 Ka8 13. Bd6 Rg6 14. Bb8 f5 15. Nb1 g3 \
+         16. hxg3 f4 17. gxf4 Rg5 18. Nc3 Re5 19. fxe5 Nf6 20. Nb1 Qd6 21. exd6 Nd5 22. Nc3 Ndc7 \
+         23. dxc7 d6",
+    );
+    assert!(checked.early >= 2 && checked.pushed > 0, "{checked:?}");
+}
