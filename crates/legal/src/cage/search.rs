@@ -500,11 +500,11 @@ impl DeadAtHome {
 /// white rook there was captured there, and White made that capture.
 pub(crate) fn dead_at_home(board: &Board, statics: Bitboard, color: Color) -> DeadAtHome {
     let mut dead = DeadAtHome::default();
-    for home in board.occupied() & Bitboard::from_rank(color.backrank()) {
+    for home in foreign_homes(board, color) {
         let Some(role) = home_role(color, home).filter(|&r| r != Role::King) else {
             continue;
         };
-        if board.piece_at(home) == Some(role.of(color)) || !steps(role, home).is_subset(statics) {
+        if !steps(role, home).is_subset(statics) {
             continue;
         }
         dead.squares.add(home);
@@ -517,6 +517,16 @@ pub(crate) fn dead_at_home(board: &Board, statics: Bitboard, color: Color) -> De
 
 /// A side, its pawns, and its promoted bishops on light and dark squares.
 type PawnKey = (Color, Bitboard, u32, u32);
+
+/// The home squares of `color`'s pieces (its back rank) on which `board` has a unit other than
+/// the one the initial array has there: the only squares [`dead_at_home`] can find.
+fn foreign_homes(board: &Board, color: Color) -> Bitboard {
+    let same = Role::ALL.into_iter().fold(Bitboard::EMPTY, |acc, role| {
+        let piece = role.of(color);
+        acc | (board.by_piece(piece) & INITIAL.by_piece(piece))
+    });
+    board.occupied() & Bitboard::from_rank(color.backrank()) & !same
+}
 
 /// The retraction generator and the node rules.
 pub(crate) struct Generator {
@@ -631,11 +641,8 @@ impl Generator {
     /// Node rules that no realization can break.
     fn illegal(&mut self, state: &State) -> bool {
         let board = &state.node.board;
-        let statics = if !self.charges {
-            Bitboard::EMPTY
-        } else {
-            node_statics(&state.node)
-        };
+        // Computed when a rule needs them.
+        let mut statics = None;
         for color in Color::ALL {
             let units = board.by_color(color);
             let pawns = board.by_piece(color.pawn());
@@ -668,14 +675,23 @@ impl Generator {
                 None => return true,
                 Some((bare, promoted)) => {
                     if !self.hwa_only {
-                        let need = if self.charges {
+                        let rem = u32::from(*state.rem.get(color));
+                        // Each home square of the other side holding another unit can add one:
+                        // look for them only when they can matter.
+                        let homes = foreign_homes(board, color.other());
+                        let need = if self.charges
+                            && bare.max(promoted) + homes.count() as u32 > rem
+                        {
+                            let statics = *statics.get_or_insert_with(|| node_statics(&state.node));
                             let dead = dead_at_home(board, statics, color.other());
                             (bare + dead.count() as u32)
                                 .max(promoted + dead.beyond_pawns.count() as u32)
+                        } else if self.charges {
+                            promoted
                         } else {
                             bare
                         };
-                        if need > u32::from(*state.rem.get(color)) {
+                        if need > rem {
                             return true;
                         }
                     }
@@ -690,11 +706,7 @@ impl Generator {
         if self.hwa_only {
             return false;
         }
-        let statics = if self.charges {
-            statics
-        } else {
-            node_statics(&state.node)
-        };
+        let statics = statics.unwrap_or_else(|| node_statics(&state.node));
         walled_out_king_with(&state.node, statics).is_some()
     }
 
