@@ -1,43 +1,64 @@
 //! Times the whole-position closure ([`closure`], `check`'s budget) against the cage verifier
-//! alone ([`relaxed_closure`]) in one run, on the positions of random legal games and of the
-//! corpora: what the exact prefix (issue 10, `cage/exact.rs`) costs, how often it runs, and what
-//! it proves (on random games anything proven would be a soundness bug).
+//! alone ([`relaxed_closure`]) and against the closure without its tempo search
+//! ([`closure_without_tempo`]) in one run, on the positions of random legal games and of the
+//! corpora: what the exact prefix (issue 10, `cage/exact.rs`) and its tempo search (issue 11)
+//! cost, how often they run, and what they prove (on random games anything proven would be a
+//! soundness bug).
 //!
 //! Run: `cargo run --release -p retrace-legal --example closure_bench [GAMES]`
 
 use std::time::Instant;
 
-use retrace_legal::cage::{closure, relaxed_closure, CageStore, CHECK_CLOSURE_NODES};
+use retrace_legal::cage::{
+    closure, closure_without_tempo, relaxed_closure, CageStore, CHECK_CLOSURE_NODES,
+};
 use retrace_testkit::{random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;
 
-/// Total time (seconds), positions the exact prefix ran on, and proofs, of one way.
+/// Total time (seconds), nodes, positions the tempo search ran on, and proofs of the exact
+/// prefix (with the tempo search's marked), of one way.
 #[derive(Default)]
 struct Figures {
     seconds: f64,
     nodes: u64,
+    tempo: u64,
     proven: Vec<String>,
 }
 
-fn run(positions: &[(String, RetroPosition)], exact: bool) -> Figures {
+/// The three ways timed: the relaxed closure, the closure without the tempo search, the closure.
+#[derive(Clone, Copy, PartialEq)]
+enum Way {
+    Relaxed,
+    Exact,
+    Tempo,
+}
+
+fn run(positions: &[(String, RetroPosition)], way: Way) -> Figures {
     let mut figures = Figures::default();
     for (label, pos) in positions {
         // A fresh store each time: no cached result helps either way.
         let store = CageStore::new();
         let start = Instant::now();
-        let found = if exact {
-            closure(std::hint::black_box(pos), &store, CHECK_CLOSURE_NODES, None)
-        } else {
-            relaxed_closure(std::hint::black_box(pos), &store, CHECK_CLOSURE_NODES, None)
+        let pos = std::hint::black_box(pos);
+        let found = match way {
+            Way::Relaxed => relaxed_closure(pos, &store, CHECK_CLOSURE_NODES, None),
+            Way::Exact => closure_without_tempo(pos, &store, CHECK_CLOSURE_NODES, None),
+            Way::Tempo => closure(pos, &store, CHECK_CLOSURE_NODES, None),
         };
         figures.seconds += start.elapsed().as_secs_f64();
         figures.nodes += found.nodes;
+        figures.tempo += u64::from(found.tempo);
         if let Some(closed) = found.closed {
             if closed.exact {
+                let by = if closed.tempo.is_some() {
+                    " (tempo)"
+                } else {
+                    ""
+                };
                 figures
                     .proven
-                    .push(format!("{label} {} {:?}", pos.fen(), closed.plies));
+                    .push(format!("{label} {} {:?}{by}", pos.fen(), closed.plies));
             }
         }
     }
@@ -94,29 +115,39 @@ fn main() {
         })
         .collect();
     for (what, positions) in [("random games", random), ("corpora", corpus())] {
-        // Each way twice, alternating, so that neither gets a warmer machine.
-        let mut best = [f64::MAX; 2];
-        let mut figures = Vec::new();
-        for _ in 0..2 {
-            for (i, exact) in [false, true].into_iter().enumerate() {
-                let f = run(&positions, exact);
+        // Each way twice, in turn, so that none gets a warmer machine.
+        let ways = [Way::Relaxed, Way::Exact, Way::Tempo];
+        let mut best = [f64::MAX; 3];
+        let mut figures: Vec<Figures> = Vec::new();
+        for round in 0..2 {
+            for (i, &way) in ways.iter().enumerate() {
+                let f = run(&positions, way);
                 best[i] = best[i].min(f.seconds);
-                figures.push(f);
+                if round == 0 {
+                    figures.push(f);
+                }
             }
         }
-        let (relaxed, exact) = (&figures[0], &figures[1]);
+        let [relaxed, exact, tempo] = [&figures[0], &figures[1], &figures[2]];
         println!(
             "{what}: {} positions; relaxed alone {:.3} s ({} nodes), with the exact prefix \
-             {:.3} s ({} nodes): x{:.2}; proven by the exact prefix only: {}",
+             {:.3} s ({} nodes): x{:.2}; with its tempo search {:.3} s ({} nodes, tried on {} \
+             positions): x{:.2} the exact prefix's; proven by the exact prefix: {}, with the tempo \
+             search: {}",
             positions.len(),
             best[0],
             relaxed.nodes,
             best[1],
             exact.nodes,
             best[1] / best[0],
-            exact.proven.len()
+            best[2],
+            tempo.nodes,
+            tempo.tempo,
+            best[2] / best[1],
+            exact.proven.len(),
+            tempo.proven.len()
         );
-        for p in &exact.proven {
+        for p in tempo.proven.iter().filter(|p| p.ends_with("(tempo)")) {
             println!("  {p}");
         }
     }

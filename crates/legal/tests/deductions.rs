@@ -223,6 +223,46 @@ fn captures_before_a_single_step_took_only_what_could_reach_them() {
     assert!(near.starts_with(&support::play(game)));
 }
 
+/// Units behind a door (issue 11, item 4): White's pawn on c7 came from h2 by five captures, on g3,
+/// f4, e5, d6 and c7, one for each unit Black misses, all before Black's d7-d6 (it left d6 by
+/// d6xc7 first; with c7xd6 and d7xc6 instead it would have landed on c7 both before and after
+/// c7xd6). The bishop on b8 came in by c7 (a7 never moved), so before the pawn did; the king on a8
+/// came by b8, so before the bishop. Until d7-d6 the c8 bishop could not leave, so the a8 rook had
+/// only a8 and b8, and the king passing b8 to a8 found it gone: it was captured there, before
+/// d7-d6, where none of the five captures landed. In the game below the white bishop took it on
+/// b8, a sixth capture.
+#[test]
+fn units_behind_a_door_came_in_before_it_closed() {
+    let a = assert_illegal(
+        "kBb2b1r/ppP1p1p1/2pp4/7p/3P4/PPNQPN2/2PK1PP1/R4B2 w - -",
+        CaptureUnmatched,
+    );
+    let message = &a.reasons[0].message;
+    assert!(message.contains("the black king on a8 came in before the pawn on c7"));
+    assert!(message.contains("rook from a8 could only stand on a8 and b8"));
+    // Retractor 2's D-123 after f2xRg3 is taken back: the same door, with the black pawn on c2
+    // and the bishop on b1 doing the same on White's side.
+    assert_illegal(
+        "kB3b2/ppP1p1p1/2pp4/8/8/2PP2r1/PPp1PPP1/Kb3B2 w - -",
+        CaptureUnmatched,
+    );
+    // Colours swapped.
+    let a = assert_illegal(
+        "r4b2/2pk1pp1/ppnqpn2/3p4/7P/2PP4/PPp1P1P1/KbB2B1R b - -",
+        CaptureUnmatched,
+    );
+    assert!(a.reasons[0]
+        .message
+        .contains("rook from a1 could only stand on a1 and b1"));
+    assert_legal("r4b1r/2pk1pp1/1pnqpn2/3p4/p6P/2PP4/PPp1P1P1/KbB2B2 b - -");
+    let near = "kBb2b2/ppP1p1p1/2pp4/P6p/3P4/1PNQPN2/2PK1PP1/R4B1R w - -";
+    assert_legal(near);
+    let game =
+        "d4 c6 Bf4 Na6 e3 Rb8 Bxb8 Qb6 Bd6 h5 Bb4 Kd8 Nf3 Kc7 Nc3 Kb8 a3 Ka8 Bd6 Nf6 Bb8 Ne4 \
+                b3 Ng3 hxg3 f5 Qd3 f4 gxf4 Rh6 Kd2 Re6 a4 Re5 fxe5 Qc7 a5 Qd6 exd6 Nc7 dxc7 d6";
+    assert!(near.starts_with(&support::play(game)));
+}
+
 /// Which pawn is missing, counted with the victim's pawns (issue 11, item 3). White misses its f1
 /// bishop (e2-e3 let it out) and one pawn; Black has all sixteen units, so White's pawns made no
 /// capture: b3 came from b2, and the missing pawn is the a-pawn, which never left the a-file nor

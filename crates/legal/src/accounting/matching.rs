@@ -71,6 +71,7 @@
 
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
+use super::door::{self, Displaced};
 use super::items::{items, Place};
 use super::timing::{self, Moves};
 use crate::history::{self, Known};
@@ -154,6 +155,8 @@ struct Witness {
     early: Vec<Timed>,
     /// The landing squares of the captures that came before a move of `early`.
     early_squares: Bitboard,
+    /// The witness's originals pushed out of their pens ([`door`]), with the door and the move.
+    pushed: Vec<(Displaced, Square, Timed)>,
 }
 
 /// How one search over the start files ended.
@@ -204,6 +207,7 @@ impl Setup<'_> {
             early: Vec::new(),
             nodes: 0,
             slots: Vec::with_capacity(16),
+            doors: Vec::new(),
             witness: None,
             found: false,
             gave_up: false,
@@ -761,6 +765,15 @@ fn crossings(known: &Known<'_>, taker: Color) -> Option<Vec<[Option<Crossings>; 
     )
 }
 
+/// The square of a pawn whose last crossing landed only where it stands, with the moves that
+/// crossing came before, if any ([`door`]).
+fn door_of(c: &Crossings) -> Option<(Square, Moves)> {
+    let end = c.end?;
+    let last = c.len.checked_sub(1)?;
+    let before = c.before[last];
+    (before != 0 && c.land[last] == Bitboard::from_square(end)).then_some((end, before))
+}
+
 /// Adds to `land[k - 1]` the squares where a pawn of `color` from file `g` that ended on `end`
 /// (`n` files away) can have entered the `k`-th file between for the last time.
 pub(super) fn add_crossings(
@@ -794,6 +807,9 @@ struct Search<'a> {
     nodes: u32,
     /// The landing squares of the crossings chosen so far, with the moves each came before.
     slots: Vec<(Bitboard, Moves)>,
+    /// The squares of the chosen pawns whose last crossing landed only there, before the moves
+    /// given ([`door`]).
+    doors: Vec<(Square, Moves)>,
     witness: Option<Witness>,
     found: bool,
     gave_up: bool,
@@ -823,11 +839,15 @@ impl Search<'_> {
             if c.end.is_none() && c.before.iter().any(|&m| m != 0) {
                 super::test_switch::count_promoted_timed();
             }
-            let len = self.slots.len();
+            let (len, doors) = (self.slots.len(), self.doors.len());
             self.slots
                 .extend(c.land[..c.len].iter().copied().zip(c.before));
+            if let Some(door) = door_of(c) {
+                self.doors.push(door);
+            }
             self.visit(k + 1, used | 1 << g, cost + c.cost);
             self.slots.truncate(len);
+            self.doors.truncate(doors);
         }
     }
 
@@ -854,6 +874,49 @@ impl Search<'_> {
         self.early.len() - 1
     }
 
+    /// The originals of the victim that the units behind the doors of the chosen pawns pushed out
+    /// before a move ([`door`]), each with the index of the victim it is (the one of its kind
+    /// whose homes are fewest among those that hold its home), the door and the move; when
+    /// captures can land on `capturable`.
+    fn displaced(&self, capturable: Bitboard) -> Vec<(usize, Displaced, Square, Timed)> {
+        let setup = self.setup;
+        let statics = setup.known.statics;
+        let board = setup.known.pos.board();
+        let key = capturable & Bitboard::from_rank(setup.victim.backrank());
+        let mut homes: Vec<Bitboard> = setup.victims.iter().map(|v| v.homes).collect();
+        let mut out: Vec<(usize, Displaced, Square, Timed)> = Vec::new();
+        for &(e, bits) in &self.doors {
+            let early = door::early(board, statics.fixed, e);
+            for i in (0..16).filter(|i| bits & 1 << i != 0) {
+                let Some(&t) = self.moves.get(i) else {
+                    continue;
+                };
+                let walls = timing::walls_before(setup.victim, statics.fixed, t, key);
+                let found = door::displaced(
+                    board,
+                    statics.fixed,
+                    early,
+                    setup.victim,
+                    walls,
+                    &statics.timed,
+                );
+                for d in found {
+                    if out.iter().any(|p| p.1.home == d.home) {
+                        continue;
+                    }
+                    let j = (0..homes.len())
+                        .filter(|&j| setup.victims[j].role == d.role && homes[j].contains(d.home))
+                        .min_by_key(|&j| homes[j].count());
+                    if let Some(j) = j {
+                        homes[j] = Bitboard::from_square(d.home);
+                        out.push((j, d, e, t));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Matches the victims with the chosen crossings and the other captures.
     fn leaf(&mut self) {
         let setup = self.setup;
@@ -865,11 +928,11 @@ impl Search<'_> {
         slots.resize(setup.missing, (setup.free, 0));
         let timed = slots.iter().fold(0, |m, s| m | s.1);
         // The regions each slot's victim must lie in: its own, or before the moves it preceded.
-        let regions: Vec<Bitboard> = setup.victims.iter().map(|v| v.region).collect();
+        let mut regions: Vec<Bitboard> = setup.victims.iter().map(|v| v.region).collect();
         let mut per_slot: Vec<Option<Vec<Bitboard>>> = vec![None; slots.len()];
+        let capturable = slots.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.0);
         if timed != 0 {
             super::test_switch::count_timed();
-            let capturable = slots.iter().fold(Bitboard::EMPTY, |acc, s| acc | s.0);
             for (slot, out) in slots.iter().zip(per_slot.iter_mut()) {
                 if slot.1 == 0 {
                     continue;
@@ -882,6 +945,18 @@ impl Search<'_> {
                     }
                 }
                 *out = Some(r);
+            }
+        }
+        // The originals the units behind a door pushed out died in their pens before a move.
+        let pushed = if self.doors.is_empty() {
+            Vec::new()
+        } else {
+            self.displaced(capturable)
+        };
+        for (j, d, ..) in &pushed {
+            regions[*j] &= d.region;
+            for r in per_slot.iter_mut().flatten() {
+                r[*j] &= d.region;
             }
         }
         let adjacency: Vec<u32> = (0..setup.victims.len())
@@ -901,9 +976,18 @@ impl Search<'_> {
             None => self.found = true,
             Some((units, captures)) => {
                 if self.witness.is_none() {
+                    let in_witness = |j: usize| units & 1 << j != 0;
                     let victims: Vec<Victim> = (0..setup.victims.len())
-                        .filter(|i| units & 1 << i != 0)
-                        .map(|i| setup.victims[i])
+                        .filter(|&i| in_witness(i))
+                        .map(|i| match pushed.iter().find(|p| p.0 == i) {
+                            Some((_, d, ..)) => Victim {
+                                role: d.role,
+                                homes: Bitboard::from_square(d.home),
+                                region: d.region,
+                                file: None,
+                            },
+                            None => setup.victims[i],
+                        })
                         .collect();
                     // The captures the witness's units could reach but for the moves they preceded.
                     let cut: Vec<usize> = (0..slots.len())
@@ -926,6 +1010,11 @@ impl Search<'_> {
                             .filter_map(|i| self.moves.get(i).copied())
                             .collect(),
                         early_squares: cut.iter().fold(Bitboard::EMPTY, |acc, &s| acc | slots[s].0),
+                        pushed: pushed
+                            .iter()
+                            .filter(|p| in_witness(p.0))
+                            .map(|&(_, d, e, t)| (d, e, t))
+                            .collect(),
                     });
                 }
             }
@@ -1004,23 +1093,51 @@ fn victim_words(color: Color, v: &Victim) -> String {
     }
 }
 
+/// The single step `t` in words (`d7-d6`, `c7xd6`).
+fn move_words(t: &Timed) -> String {
+    let sep = if t.from.file() == t.to.file() {
+        '-'
+    } else {
+        'x'
+    };
+    format!("{}{sep}{}", t.from, t.to)
+}
+
+/// The originals of the witness pushed out of their pens ([`door`]), in words (empty if none).
+fn pushed_words(board: &shakmaty::Board, victim: Color, w: &Witness) -> String {
+    w.pushed
+        .iter()
+        .map(|(d, door, t)| {
+            let by = board.piece_at(d.by).map_or_else(
+                || "unit".to_string(),
+                |p| {
+                    format!(
+                        "{} {}",
+                        color_adj(p.color),
+                        retrace_unmove::role_name(p.role)
+                    )
+                },
+            );
+            format!(
+                "; the {by} on {} came in before the pawn on {door} arrived and so before {}, \
+                 when the {} {} from {} could only stand on {}, so it was captured there",
+                d.by,
+                move_words(t),
+                color_adj(victim),
+                retrace_unmove::role_name(d.role),
+                d.home,
+                squares_text(d.region)
+            )
+        })
+        .collect()
+}
+
 /// The order of the witness's captures against pawn moves, in words (empty if none mattered).
 fn early_words(w: &Witness) -> String {
     if w.early.is_empty() {
         return String::new();
     }
-    let moves: Vec<String> = w
-        .early
-        .iter()
-        .map(|t| {
-            let sep = if t.from.file() == t.to.file() {
-                '-'
-            } else {
-                'x'
-            };
-            format!("{}{sep}{}", t.from, t.to)
-        })
-        .collect();
+    let moves: Vec<String> = w.early.iter().map(move_words).collect();
     let froms = w
         .early
         .iter()
@@ -1058,7 +1175,7 @@ fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
         format!(
             "{} misses {missing} unit{}, so {} made exactly {missing} capture{}, one for each, \
              where it stood{changes}; but in every account of {}'s pawns, {} of those captures \
-             can have landed where {} can have died{}",
+             can have landed where {} can have died{}{}",
             color_name(victim),
             plural(missing),
             color_name(taker),
@@ -1069,7 +1186,8 @@ fn reason(known: &Known<'_>, victim: Color, w: &Witness) -> Reason {
                 n => format!("only {n}"),
             },
             join_and(&units),
-            early_words(w)
+            early_words(w),
+            pushed_words(known.pos.board(), victim, w)
         ),
         w.crossings
             | w.early

@@ -29,6 +29,7 @@
 //! cheaper rules found nothing and the spare captures cannot pay for every pair.
 
 mod accounts;
+mod door;
 mod items;
 mod matching;
 mod timing;

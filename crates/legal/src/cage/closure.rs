@@ -73,12 +73,13 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color};
 
 use super::auto::{claim, peel, retreat, Peeled};
-use super::exact::{exact_prefix, tempo_prefix};
+pub use super::exact::Tempo;
+use super::exact::{exact_prefix, tempo_prefix, tempo_side};
 use super::format::{Cage, MAX_DEPTH};
 use super::search::{verify_deepest, VerifyOptions};
 use super::store::CageStore;
 use crate::{
-    text::{plural, squares_text},
+    text::{color_name, plural, squares_text},
     types::{Reason, ReasonCode},
 };
 
@@ -105,10 +106,11 @@ pub struct Closed {
     /// relaxed closure of the uncapture's child failed). It tracks every unit of the
     /// position, so `units` is all of them and `whole` is true.
     pub exact: bool,
-    /// Whether the proof is the exact prefix's tempo search (`cage/exact.rs`): the same, its
-    /// lines followed exactly through the uncaptures after which a side still has no piece free
-    /// to move back, so that side's pawns count the moves the other side has left.
-    pub tempo: bool,
+    /// When the proof is the exact prefix's tempo search (`cage/exact.rs`), the side it counted:
+    /// the search is the exact prefix, its lines followed through the uncaptures after which a
+    /// side still has no piece free to move back, so that side's pawns count the moves the other
+    /// side has left.
+    pub tempo: Option<Tempo>,
 }
 
 impl Closed {
@@ -138,14 +140,28 @@ impl Closed {
                  reaches this one"
             )
         } else {
-            let how = if self.tempo {
-                ", the sides alternating and every check counted, each line followed exactly \
-                 while a side has only pawns free to move back"
+            let how = if let Some(t) = self.tempo {
+                let (side, other) = (color_name(t.side), color_name(t.side.other()));
+                let (free, shuffles) = if t.shufflers.is_empty() {
+                    (String::new(), "")
+                } else {
+                    (
+                        format!(" but to shuffle on {}", squares_text(t.shufflers)),
+                        ", shuffles",
+                    )
+                };
+                format!(
+                    ", the sides alternating and every check counted: {side} has no piece free \
+                     to move back{free}, so until {other} uncaptures one {side} retracts only \
+                     pawn steps (at most {}){shuffles} and {other} one move between two of them",
+                    t.steps
+                )
             } else if self.exact {
                 ", the sides alternating and every check counted up to each line's first \
                  uncapture, and a ply past it where needed"
+                    .to_owned()
             } else {
-                ""
+                String::new()
             };
             format!(
                 "no history: every line of retractions{of} repeats a position or dies{within} ({} \
@@ -165,6 +181,8 @@ pub struct ClosureSearch {
     pub closed: Option<Closed>,
     /// Nodes expanded (0 when the position was not tried).
     pub nodes: u64,
+    /// Whether the tempo search of `cage/exact.rs` was tried (some side is bounded).
+    pub tempo: bool,
 }
 
 /// Whether the closure of the `units` of `board` is sure to be larger than `max_nodes`: the
@@ -203,11 +221,38 @@ const PEELED_PLIES: u32 = 0;
 /// `cage/exact.rs` gets the nodes left (the real retractions from the position itself, its side
 /// to retract first and every check counted, until each line's first uncapture; it learns
 /// nothing into `store`), to depth 0 when the claim was peeled (some units can walk away).
+///
+/// Then, where some side of the position has no piece free to move back, the tempo search of
+/// `cage/exact.rs` gets `TEMPO_FACTOR` (20) times the budget (less what was spent); where that
+/// side's pieces may shuffle between two squares, the budget itself.
 #[must_use]
 pub fn closure(
     pos: &RetroPosition,
     store: &CageStore,
     max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> ClosureSearch {
+    closure_with(pos, store, max_nodes, true, cancel)
+}
+
+/// [`closure`] without the tempo search: the relaxed closure and the exact prefix only. For
+/// comparison (what the tempo search adds, in benchmarks).
+#[must_use]
+pub fn closure_without_tempo(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> ClosureSearch {
+    closure_with(pos, store, max_nodes, false, cancel)
+}
+
+/// [`closure`], with the tempo search or not.
+fn closure_with(
+    pos: &RetroPosition,
+    store: &CageStore,
+    max_nodes: u64,
+    tempo: bool,
     cancel: Option<&AtomicBool>,
 ) -> ClosureSearch {
     let (relaxed, tried) = relaxed(pos, store, max_nodes, cancel);
@@ -227,29 +272,34 @@ pub fn closure(
         nodes += exact.nodes;
         if exact.proven {
             return ClosureSearch {
-                closed: Some(Closed::exact(pos, nodes, exact.plies, false)),
+                closed: Some(Closed::exact(pos, nodes, exact.plies, None)),
                 nodes,
+                tempo: false,
             };
         }
     }
-    let tempo = tempo_prefix(
-        pos,
-        store,
-        max_nodes.saturating_mul(TEMPO_FACTOR).saturating_sub(nodes),
-        cancel,
-    );
-    if let Some(tempo) = tempo {
-        nodes += tempo.nodes;
-        if tempo.proven {
-            return ClosureSearch {
-                closed: Some(Closed::exact(pos, nodes, tempo.plies, true)),
-                nodes,
-            };
-        }
+    if let Some(side) = tempo.then(|| tempo_side(pos)).flatten() {
+        // Shuffling pieces multiply the lines: only the closure's own budget then.
+        let factor = if side.shufflers.is_empty() {
+            TEMPO_FACTOR
+        } else {
+            1
+        };
+        let left = max_nodes.saturating_mul(factor).saturating_sub(nodes);
+        let search = tempo_prefix(pos, store, left, cancel);
+        nodes += search.nodes;
+        return ClosureSearch {
+            closed: search
+                .proven
+                .then(|| Closed::exact(pos, nodes, search.plies, Some(side))),
+            nodes,
+            tempo: true,
+        };
     }
     ClosureSearch {
         closed: None,
         nodes,
+        tempo: false,
     }
 }
 
@@ -262,7 +312,7 @@ const TEMPO_FACTOR: u64 = 20;
 
 impl Closed {
     /// A proof of the exact prefix (with `tempo`, of its tempo search) of the whole position.
-    fn exact(pos: &RetroPosition, nodes: u64, plies: u32, tempo: bool) -> Closed {
+    fn exact(pos: &RetroPosition, nodes: u64, plies: u32, tempo: Option<Tempo>) -> Closed {
         Closed {
             units: pos.board().occupied(),
             whole: true,
@@ -311,6 +361,7 @@ pub(super) fn relaxed(
     let none = ClosureSearch {
         closed: None,
         nodes: 0,
+        tempo: false,
     };
     if max_nodes == 0 {
         return (none, None);
@@ -339,9 +390,10 @@ pub(super) fn relaxed(
             nodes: verification.nodes,
             plies,
             exact: false,
-            tempo: false,
+            tempo: None,
         }),
         nodes: verification.nodes,
+        tempo: false,
     };
     (search, Some(units == all))
 }

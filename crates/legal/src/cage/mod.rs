@@ -36,7 +36,10 @@ mod store;
 mod tests;
 
 pub use auto::{analyze_thoroughly, clusters, find_cage, AutoLimits, CageSearch, FoundCage};
-pub use closure::{closure, relaxed_closure, Closed, ClosureSearch, CHECK_CLOSURE_NODES};
+pub use closure::{
+    closure, closure_without_tempo, relaxed_closure, Closed, ClosureSearch, Tempo,
+    CHECK_CLOSURE_NODES,
+};
 pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
 pub use search::{
     verify, verify_cancellable, verify_with, Escape, Failure, Verification, VerifyOptions,
