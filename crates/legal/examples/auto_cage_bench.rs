@@ -5,6 +5,9 @@
 //! own worst case; on random games any cage found would be a soundness bug. Positions that take
 //! more than a few thousand nodes are listed.
 //!
+//! Every set is run twice in the same process, position by position, with the verifier's capture
+//! charges on (the default) and off, and the ratios of their total time and nodes are printed.
+//!
 //! Run: `cargo run --release -p retrace-legal --example auto_cage_bench [GAMES]`
 
 use std::time::Instant;
@@ -28,11 +31,11 @@ struct Figures {
 const SLOW_NODES: u64 = 2_000;
 
 impl Figures {
-    fn run(&mut self, label: &str, pos: &RetroPosition) {
+    fn run(&mut self, label: &str, pos: &RetroPosition, limits: &AutoLimits) {
         // A fresh store each time: no cached result or proof helps.
         let store = CageStore::new();
         let start = Instant::now();
-        let search = find_cage(std::hint::black_box(pos), &AutoLimits::default(), &store);
+        let search = find_cage(std::hint::black_box(pos), limits, &store);
         self.micros.push(start.elapsed().as_secs_f64() * 1e6);
         self.nodes.push(search.nodes);
         self.tried.push(search.tried);
@@ -75,6 +78,51 @@ impl Figures {
     }
 }
 
+/// The default limits, and the same without the capture charges.
+const OFF: AutoLimits = AutoLimits {
+    max_units: 12,
+    cluster_nodes: 5_000,
+    total_nodes: 20_000,
+    capture_charges: false,
+};
+
+/// Figures with the capture charges on and off, run position by position.
+#[derive(Default)]
+struct Pair {
+    on: Figures,
+    off: Figures,
+}
+
+impl Pair {
+    /// Runs both, in alternating order (the first run of a position warms the caches).
+    fn run(&mut self, label: &str, pos: &RetroPosition) {
+        if self.on.micros.len().is_multiple_of(2) {
+            self.on.run(label, pos, &AutoLimits::default());
+            self.off.run(label, pos, &OFF);
+        } else {
+            self.off.run(label, pos, &OFF);
+            self.on.run(label, pos, &AutoLimits::default());
+        }
+    }
+
+    fn print(&mut self, what: &str) {
+        let total = |f: &Figures| {
+            (
+                f.micros.iter().sum::<f64>(),
+                f.nodes.iter().sum::<u64>() as f64,
+            )
+        };
+        let ((t_on, n_on), (t_off, n_off)) = (total(&self.on), total(&self.off));
+        self.on.print(&format!("{what}, charges on"));
+        self.off.print(&format!("{what}, charges off"));
+        println!(
+            "  on/off: time {:.3}, nodes {:.3}",
+            t_on / t_off.max(f64::MIN_POSITIVE),
+            n_on / n_off.max(1.0)
+        );
+    }
+}
+
 fn parse(fen: &str, retract: Option<&str>) -> Option<RetroPosition> {
     let retract = match retract {
         Some("w") => Some(Color::White),
@@ -93,7 +141,7 @@ fn main() {
         let path = format!("{}/../../positions/{file}.toml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let value: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let mut figures = Figures::default();
+        let mut figures = Pair::default();
         for tables in value.values().filter_map(toml::Value::as_array) {
             for table in tables {
                 let (Some(fen), Some(id)) = (
@@ -110,7 +158,7 @@ fn main() {
         }
         figures.print(&format!("positions/{file}.toml"));
     }
-    let mut figures = Figures::default();
+    let mut figures = Pair::default();
     for seed in 0..games {
         let game = random_game(seed, 300);
         for (ply, chess) in game.positions.iter().enumerate().skip(1) {

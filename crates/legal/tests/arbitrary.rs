@@ -22,6 +22,7 @@ const LIMITS: AutoLimits = AutoLimits {
     max_units: 12,
     cluster_nodes: 300,
     total_nodes: 1_000,
+    capture_charges: true,
 };
 const CLOSURE_NODES: u64 = 1_000;
 

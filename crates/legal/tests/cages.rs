@@ -644,7 +644,7 @@ fn no_subset_of_a_game_position_is_a_cage() {
     let claims = if cfg!(debug_assertions) { 300 } else { 20_000 };
     let options = VerifyOptions {
         max_nodes: 50_000,
-        hwa_only: false,
+        ..VerifyOptions::default()
     };
     let store = published_store();
     let mut rng = SmallRng::seed_from_u64(2024);

@@ -107,6 +107,7 @@ pub const SEARCH_CAGE_LIMITS: AutoLimits = AutoLimits {
     max_units: 12,
     cluster_nodes: 2_500,
     total_nodes: 5_000,
+    capture_charges: true,
 };
 
 /// Nodes the closure of a position may expand when [`prove`] asks it ([`LegalPruner`]'s

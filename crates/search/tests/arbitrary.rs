@@ -18,6 +18,7 @@ const LIMITS: AutoLimits = AutoLimits {
     max_units: 12,
     cluster_nodes: 200,
     total_nodes: 500,
+    capture_charges: true,
 };
 
 /// Whether `line` is a sequence of legal retractions from `pos`.

@@ -48,6 +48,9 @@ pub struct AutoLimits {
     pub cluster_nodes: u64,
     /// Nodes all verifications together may expand.
     pub total_nodes: u64,
+    /// Whether the verifications apply the capture charges
+    /// ([`super::VerifyOptions::capture_charges`]); off only to measure them.
+    pub capture_charges: bool,
 }
 
 impl Default for AutoLimits {
@@ -60,6 +63,7 @@ impl Default for AutoLimits {
             max_units: 12,
             cluster_nodes: 5_000,
             total_nodes: 20_000,
+            capture_charges: true,
         }
     }
 }
@@ -331,6 +335,7 @@ pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) ->
             let options = VerifyOptions {
                 max_nodes: budget,
                 hwa_only: false,
+                capture_charges: limits.capture_charges,
             };
             let v = verify_with(&cage, store, &options);
             search.tried += 1;

@@ -380,7 +380,7 @@ pub(super) fn relaxed(
     };
     let options = VerifyOptions {
         max_nodes,
-        hwa_only: false,
+        ..VerifyOptions::default()
     };
     let (verification, plies) = verify_deepest(&cage, store, &options, cancel);
     let search = ClosureSearch {

@@ -500,7 +500,7 @@ fn store_proves(store: &CageStore, pos: &RetroPosition) -> bool {
     let Some(cage) = whole_claim(pos, pos.board().occupied()) else {
         return false;
     };
-    let mut gen = Generator::new(cage.zone | cage.board.occupied(), false);
+    let mut gen = Generator::new(cage.zone | cage.board.occupied(), false, true);
     gen.root(&cage)
         .is_none_or(|root| store.proves(&root, true) || store.proves_by_containment(&root))
 }

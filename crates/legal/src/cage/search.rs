@@ -169,6 +169,10 @@ pub struct VerifyOptions {
     /// Hwa's algorithm alone: only unblockable checks, no capture counting. For comparison only;
     /// Retrace's default rules prove strictly more and are just as sound.
     pub hwa_only: bool,
+    /// The capture charges of the node rules: originals proven captured at home
+    /// ([`dead_at_home`]) and promoted bishops' promotions. On by default; off only to measure
+    /// what they cost and prove.
+    pub capture_charges: bool,
 }
 
 impl Default for VerifyOptions {
@@ -176,6 +180,7 @@ impl Default for VerifyOptions {
         VerifyOptions {
             max_nodes: 200_000,
             hwa_only: false,
+            capture_charges: true,
         }
     }
 }
@@ -443,9 +448,14 @@ pub(crate) fn node_statics(node: &Node) -> Bitboard {
 /// pawn step seen from the retraction side: once a pawn's single step is taken back, the pawn
 /// stands on its start square again, and a king found beyond it was shut out before that step
 /// (the black king on a8 of `knb2b2/rpPpppp1/p1p5/...` with `c7-c6` taken back).
+#[cfg(test)]
 pub(crate) fn walled_out_king(node: &Node) -> Option<Square> {
+    walled_out_king_with(node, node_statics(node))
+}
+
+/// [`walled_out_king`] with the node's [`node_statics`] already computed.
+fn walled_out_king_with(node: &Node, statics: Bitboard) -> Option<Square> {
     let board = &node.board;
-    let statics = node_statics(node);
     Color::ALL.into_iter().find_map(|color| {
         let k = king_of(board, color)?;
         let home = Square::from_coords(File::E, color.backrank());
@@ -453,18 +463,87 @@ pub(crate) fn walled_out_king(node: &Node) -> Option<Square> {
     })
 }
 
+/// The originals of one side that a node proves captured on their home squares (see
+/// [`dead_at_home`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct DeadAtHome {
+    /// Their home squares.
+    pub(crate) squares: Bitboard,
+    /// Those of `squares` that no pawn can ever have captured on (both squares a capturing pawn
+    /// comes from are static, or off the board).
+    pub(crate) beyond_pawns: Bitboard,
+}
+
+impl DeadAtHome {
+    /// How many originals.
+    pub(crate) fn count(&self) -> usize {
+        self.squares.count()
+    }
+}
+
+/// The originals of `color` (not kings, not pawns) that every realization of the node with
+/// tracked units `board` and static squares `statics` ([`node_statics`]) captured on their home
+/// squares: the home square holds a tracked unit other than the original, and every square one
+/// step away on the original's lines is static.
+///
+/// Proof. In a realization `H` each static square held one unit throughout, never captured, so
+/// the original, which stands on its home square in the initial array and can only leave it by a
+/// step onto one of those squares (a move or a capture), never left it. After `H` another unit
+/// stands there, so the original was captured there during `H`, by the other side. That capture
+/// is on `color`'s back rank, where no pawn of the other side that is still a pawn ever stood:
+/// it is none of the captures [`PawnCost`] counts for the other side's pawns on the board, and
+/// the captures of distinct originals are distinct moves, so each adds one to that side's
+/// captures in `H`. A capture on the home square by a pawn is a promotion, and may be the extra
+/// capture a promoted bishop is charged; where both squares a pawn would capture from are
+/// static (or off the board) no pawn ever stood there, so the capture adds to that charge too
+/// (the `beyond_pawns` squares). The black bishop of `2b5/1p1p4/...` missing from c8 with a
+/// white rook there was captured there, and White made that capture.
+pub(crate) fn dead_at_home(board: &Board, statics: Bitboard, color: Color) -> DeadAtHome {
+    let mut dead = DeadAtHome::default();
+    for home in foreign_homes(board, color) {
+        let Some(role) = home_role(color, home).filter(|&r| r != Role::King) else {
+            continue;
+        };
+        if !steps(role, home).is_subset(statics) {
+            continue;
+        }
+        dead.squares.add(home);
+        if attacks::pawn_attacks(color, home).is_subset(statics) {
+            dead.beyond_pawns.add(home);
+        }
+    }
+    dead
+}
+
+/// A side, its pawns, and its promoted bishops on light and dark squares.
+type PawnKey = (Color, Bitboard, u32, u32);
+
+/// The home squares of `color`'s pieces (its back rank) on which `board` has a unit other than
+/// the one the initial array has there: the only squares [`dead_at_home`] can find.
+fn foreign_homes(board: &Board, color: Color) -> Bitboard {
+    let same = Role::ALL.into_iter().fold(Bitboard::EMPTY, |acc, role| {
+        let piece = role.of(color);
+        acc | (board.by_piece(piece) & INITIAL.by_piece(piece))
+    });
+    board.occupied() & Bitboard::from_rank(color.backrank()) & !same
+}
+
 /// The retraction generator and the node rules.
 pub(crate) struct Generator {
     pub(crate) zone: Bitboard,
     pub(crate) hwa_only: bool,
-    /// Minimum captures of a side's pawns (`None`: impossible structure), by side and pawns.
-    pawns: HashMap<(Color, Bitboard), Option<u32>>,
+    /// Whether the capture charges apply (see [`VerifyOptions::capture_charges`]).
+    charges: bool,
+    /// Minimum captures of a side's pawns (`None`: impossible structure), by side, pawns and
+    /// promoted bishops on light and dark squares: the pawns' alone, and with those bishops'
+    /// promotions (see [`PawnCost::min_captures`]).
+    pawns: HashMap<PawnKey, Option<(u32, u32)>>,
     /// King steps from each square to the nearest square outside the zone (at most 8).
     exit: [u8; 64],
 }
 
 impl Generator {
-    pub(crate) fn new(zone: Bitboard, hwa_only: bool) -> Generator {
+    pub(crate) fn new(zone: Bitboard, hwa_only: bool, charges: bool) -> Generator {
         let mut exit = [8u8; 64];
         let mut reached = !zone;
         let mut frontier = reached;
@@ -484,6 +563,7 @@ impl Generator {
         Generator {
             zone,
             hwa_only,
+            charges: charges && !hwa_only,
             pawns: HashMap::default(),
             exit,
         }
@@ -544,7 +624,7 @@ impl Generator {
     }
 
     /// Normalises the allowances of `state` and applies the node rules: false if it is illegal.
-    fn finish(&mut self, state: &mut State) -> bool {
+    pub(crate) fn finish(&mut self, state: &mut State) -> bool {
         let board = &state.node.board;
         for color in Color::ALL {
             let rem = state.rem.get_mut(color);
@@ -561,6 +641,8 @@ impl Generator {
     /// Node rules that no realization can break.
     fn illegal(&mut self, state: &State) -> bool {
         let board = &state.node.board;
+        // Computed when a rule needs them.
+        let mut statics = None;
         for color in Color::ALL {
             let units = board.by_color(color);
             let pawns = board.by_piece(color.pawn());
@@ -578,15 +660,40 @@ impl Generator {
             if pawns.count() + promoted > 8 {
                 return true;
             }
+            let light = excess(bishops & Bitboard::LIGHT_SQUARES, 1) as u32;
+            let dark = excess(bishops & Bitboard::DARK_SQUARES, 1) as u32;
             let cost = *self
                 .pawns
-                .entry((color, pawns))
-                .or_insert_with(|| PawnCost::compute(color, pawns).min_captures(0, 0));
+                .entry((color, pawns, light, dark))
+                .or_insert_with(|| {
+                    let table = PawnCost::compute(color, pawns);
+                    table
+                        .min_captures(0, 0)
+                        .zip(table.min_captures(light, dark))
+                });
             match cost {
                 None => return true,
-                Some(cost) => {
-                    if !self.hwa_only && cost > u32::from(*state.rem.get(color)) {
-                        return true;
+                Some((bare, promoted)) => {
+                    if !self.hwa_only {
+                        let rem = u32::from(*state.rem.get(color));
+                        // Each home square of the other side holding another unit can add one:
+                        // look for them only when they can matter.
+                        let homes = foreign_homes(board, color.other());
+                        let need = if self.charges
+                            && bare.max(promoted) + homes.count() as u32 > rem
+                        {
+                            let statics = *statics.get_or_insert_with(|| node_statics(&state.node));
+                            let dead = dead_at_home(board, statics, color.other());
+                            (bare + dead.count() as u32)
+                                .max(promoted + dead.beyond_pawns.count() as u32)
+                        } else if self.charges {
+                            promoted
+                        } else {
+                            bare
+                        };
+                        if need > rem {
+                            return true;
+                        }
                     }
                 }
             }
@@ -596,7 +703,11 @@ impl Generator {
                 return true;
             }
         }
-        !self.hwa_only && walled_out_king(&state.node).is_some()
+        if self.hwa_only {
+            return false;
+        }
+        let statics = statics.unwrap_or_else(|| node_statics(&state.node));
+        walled_out_king_with(&state.node, statics).is_some()
     }
 
     /// Known-empty squares as the rules see them (none for Hwa's algorithm).
@@ -1113,7 +1224,11 @@ pub(crate) struct Search<'s> {
 impl<'s> Search<'s> {
     pub(crate) fn new(cage: &Cage, store: &'s CageStore, options: &VerifyOptions) -> Search<'s> {
         Search {
-            gen: Generator::new(cage.zone | cage.board.occupied(), options.hwa_only),
+            gen: Generator::new(
+                cage.zone | cage.board.occupied(),
+                options.hwa_only,
+                options.capture_charges,
+            ),
             store,
             depth: cage.depth,
             max_nodes: options.max_nodes,
@@ -1135,7 +1250,7 @@ impl<'s> Search<'s> {
             let empty = CageStore::new();
             let mut fresh = Search {
                 cancel: None,
-                gen: Generator::new(self.gen.zone, false),
+                gen: Generator::new(self.gen.zone, false, self.gen.charges),
                 store: &empty,
                 depth: self.depth,
                 max_nodes: 20_000,
@@ -1247,7 +1362,7 @@ impl<'s> Search<'s> {
         }
         let mut sub = Search {
             cancel: self.cancel,
-            gen: Generator::new(self.gen.zone, false),
+            gen: Generator::new(self.gen.zone, false, self.gen.charges),
             store: self.store,
             depth: self.depth,
             max_nodes: budget,

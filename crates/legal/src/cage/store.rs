@@ -499,7 +499,7 @@ impl CageStore {
     pub fn learnt_reason(&self, pos: &RetroPosition) -> Option<Reason> {
         let cage = super::auto::claim(pos, pos.board().occupied())?;
         // A claim illegal outright is left to the analysis, which words it better.
-        let root = Generator::new(cage.zone, false).root(&cage)?;
+        let root = Generator::new(cage.zone, false, true).root(&cage)?;
         let cache = self.cache();
         let entry = cache.learnt.covering(&root)?;
         let squares = entry.node.board.occupied();

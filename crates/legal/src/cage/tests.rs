@@ -117,7 +117,7 @@ fn follow(game: &Game, ply: usize, cage: &Cage, store: &CageStore) -> Result<usi
     let fen =
         shakmaty::fen::Fen::from_position(&game.positions[ply], shakmaty::EnPassantMode::Legal);
     cage.validate().map_err(|e| format!("{fen} {cage}: {e}"))?;
-    let mut gen = Generator::new(cage.zone, false);
+    let mut gen = Generator::new(cage.zone, false, true);
     let Some(mut state) = gen.root(cage) else {
         return Err(format!("{fen} {cage}: the root was called illegal"));
     };
@@ -285,7 +285,7 @@ Knrk4/BpppRp2/1p2p3/8/8/8/8/8
 
 #[test]
 fn the_root_knows_who_moved_last() {
-    let mut gen = Generator::new(Bitboard::FULL, false);
+    let mut gen = Generator::new(Bitboard::FULL, false, true);
     // The white king is in check from the knight: Black moved last, with that knight.
     let cage = Cage::parse_line("8/8/8/8/8/2n5/8/1K6").expect("parses");
     let root = gen.root(&cage).expect("legal");
@@ -465,6 +465,19 @@ fn positions_containing_a_learnt_node_are_illegal() {
     }
 }
 
+/// The node of the units of the board field `fen`, none frozen, none pending.
+fn node(fen: &str) -> Node {
+    Node {
+        board: fen
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_setup()
+            .board,
+        frozen: Bitboard::EMPTY,
+        pending: None,
+    }
+}
+
 /// A king found beyond the walls of a pawn step taken back was shut out before that step
 /// ([`super::search::walled_out_king`]): with Black's c-pawn back on c7 and b7, d7, e7, f7 and g7
 /// never moved, the bishops on c8 and f8 never moved either, and Black's king cannot have left d8
@@ -475,15 +488,6 @@ fn positions_containing_a_learnt_node_are_illegal() {
 #[test]
 fn a_king_beyond_a_step_taken_back_is_walled_out() {
     use super::search::{node_statics, walled_out_king};
-    let node = |fen: &str| Node {
-        board: fen
-            .parse::<shakmaty::fen::Fen>()
-            .expect("fen")
-            .into_setup()
-            .board,
-        frozen: Bitboard::EMPTY,
-        pending: None,
-    };
     let shut = node("knb2b2/rpppppp1/p7/8/8/8/8/8");
     assert!(node_statics(&shut).contains(Square::C8) && node_statics(&shut).contains(Square::F8));
     assert_eq!(walled_out_king(&shut), Some(Square::A8));
@@ -617,6 +621,137 @@ fn check_walled_out(game: &Game, name: &str, counts: &mut WalledCounts) {
             counts.walled += 1;
         }
     }
+}
+
+/// An original that could never leave its home square and is missing from it was captured there
+/// ([`super::search::dead_at_home`]), and a promoted bishop on the wrong colour for every free
+/// start file cost its pawn a capture: both count against the capturing side's allowance. With
+/// Black's b7 and d7 pawns never moved, a white rook on c8 took the c8 bishop there, so it is a
+/// cage when White made no capture, and not with one capture, nor when d7 is open (the bishop can
+/// have left). With White's f1 bishop walled in by e2 and g2 and only the f-pawn missing (f8 is
+/// dark), a second light bishop was promoted by a pawn that captured: a cage with no white
+/// capture, not with one, nor when the missing pawn is the e-pawn (e8 is light). With the
+/// charges switched off none of the three is proven.
+#[test]
+fn captures_at_home_and_for_promotions_are_charged() {
+    use super::search::{dead_at_home, node_statics};
+    let rook = node("2R5/1p1p4/8/8/8/8/8/8");
+    let dead = dead_at_home(&rook.board, node_statics(&rook), Color::Black);
+    assert_eq!(dead.squares, Bitboard::from_square(Square::C8));
+    assert_eq!(dead.beyond_pawns, Bitboard::from_square(Square::C8));
+    // A rook's home: a pawn on b7 could have captured on a8, so only the plain count applies.
+    let corner = node("Rn6/p7/8/8/8/8/8/8");
+    let statics = node_statics(&corner) | Bitboard::from_square(Square::B8);
+    let dead = dead_at_home(&corner.board, statics, Color::Black);
+    assert_eq!(dead.squares, Bitboard::from_square(Square::A8));
+    assert!(dead.beyond_pawns.is_empty());
+    // The original itself, or an open neighbour: nothing.
+    let home = node("2b5/1p1p4/8/8/8/8/8/8");
+    assert!(dead_at_home(&home.board, node_statics(&home), Color::Black).count() == 0);
+    let open = node("2R5/1p6/8/8/8/8/8/8");
+    assert!(dead_at_home(&open.board, node_statics(&open), Color::Black).count() == 0);
+
+    let off = VerifyOptions {
+        capture_charges: false,
+        ..VerifyOptions::default()
+    };
+    for (claim, cage) in [
+        ("2R5/1p1p4/8/8/8/8/8/8 captures=w0", true),
+        ("2R5/1p1p4/8/8/8/8/8/8 captures=w1", false),
+        ("2R5/1p6/8/8/8/8/8/8 captures=w0", false),
+        ("8/8/8/8/4B3/8/PPPPP1PP/5B2 captures=w0", true),
+        ("8/8/8/8/4B3/8/PPPPP1PP/5B2 captures=w1", false),
+        ("8/8/8/8/4B3/8/PPPP1PPP/5B2 captures=w0", false),
+    ] {
+        let cage_claim = Cage::parse_line(claim).expect("claim");
+        assert_eq!(
+            verify(&cage_claim, &CageStore::new()).verified(),
+            cage,
+            "{claim}"
+        );
+        assert!(
+            !verify_with(&cage_claim, &CageStore::new(), &off).verified(),
+            "{claim} without the charges"
+        );
+    }
+}
+
+/// The node rules never close a real node: in biased random games full of captures and bishop
+/// promotions, every position, tracked whole with the units that truly never moved frozen and
+/// each side's allowance the captures it really made, passes them. Many of those positions have
+/// an original captured at home behind never-moved neighbours, or a promoted bishop.
+#[test]
+fn no_real_game_breaks_the_capture_charges() {
+    use super::search::{dead_at_home, node_statics};
+    use retrace_testkit::random_game_with;
+    use shakmaty::{Chess, Rank, Role};
+    let weight = |_: &Chess, m: Move| match m {
+        Move::Normal {
+            promotion: Some(Role::Bishop),
+            ..
+        } => 400,
+        Move::Normal {
+            role: Role::Pawn, ..
+        } => 30,
+        Move::Normal {
+            capture: Some(_),
+            to,
+            ..
+        } if to.rank() == Rank::First || to.rank() == Rank::Eighth => 200,
+        Move::Normal {
+            capture: Some(_), ..
+        } => 20,
+        _ => 4,
+    };
+    let games = if cfg!(debug_assertions) { 40 } else { 3000 };
+    let (mut dead, mut promoted) = (0, 0);
+    let mut gen = Generator::new(Bitboard::FULL, false, true);
+    for seed in 0..games {
+        let game = random_game_with(seed, 60 + (seed as usize * 37) % 200, weight);
+        let mut moved = Bitboard::EMPTY;
+        let mut captures = ByColor::new_with(|_| 0u8);
+        for (t, pos) in game.positions.iter().enumerate() {
+            if t > 0 {
+                let (m, mover) = (&game.moves[t - 1], game.positions[t - 1].turn());
+                moved |= move_squares(m, mover);
+                if m.is_capture() {
+                    *captures.get_mut(mover) += 1;
+                }
+            }
+            let board = pos.board().clone();
+            let mut state = State {
+                node: Node {
+                    frozen: board.occupied() & !moved & INITIAL.occupied(),
+                    board,
+                    pending: None,
+                },
+                rem: captures,
+            };
+            let statics = node_statics(&state.node);
+            if Color::ALL
+                .into_iter()
+                .any(|c| dead_at_home(&state.node.board, statics, c).count() > 0)
+            {
+                dead += 1;
+            }
+            let bishops = state.node.board.bishops();
+            if (bishops & Bitboard::LIGHT_SQUARES & state.node.board.white()).more_than_one()
+                || (bishops & Bitboard::DARK_SQUARES & state.node.board.white()).more_than_one()
+            {
+                promoted += 1;
+            }
+            assert!(
+                gen.finish(&mut state),
+                "seed {seed}, ply {t}: {} with captures {captures:?}",
+                state.node.board.board_fen()
+            );
+        }
+    }
+    eprintln!("{dead} positions with an original captured at home, {promoted} with a promoted white bishop");
+    assert!(
+        cfg!(debug_assertions) || (dead > 500 && promoted > 1_000),
+        "{dead} {promoted}"
+    );
 }
 
 /// The tempo search alone on Retractor 2's r2-A-043 with Black to have made the last move
