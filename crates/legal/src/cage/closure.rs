@@ -142,18 +142,10 @@ impl Closed {
         } else {
             let how = if let Some(t) = self.tempo {
                 let (side, other) = (color_name(t.side), color_name(t.side.other()));
-                let (free, shuffles) = if t.shufflers.is_empty() {
-                    (String::new(), "")
-                } else {
-                    (
-                        format!(" but to shuffle on {}", squares_text(t.shufflers)),
-                        ", shuffles",
-                    )
-                };
                 format!(
                     ", the sides alternating and every check counted: {side} has no piece free \
-                     to move back{free}, so until {other} uncaptures one {side} retracts only \
-                     pawn steps (at most {}){shuffles} and {other} one move between two of them",
+                     to move back, so until {other} uncaptures one {side} retracts only pawn \
+                     steps (at most {}) and {other} one move between two of them",
                     t.steps
                 )
             } else if self.exact {
@@ -223,8 +215,7 @@ const PEELED_PLIES: u32 = 0;
 /// nothing into `store`), to depth 0 when the claim was peeled (some units can walk away).
 ///
 /// Then, where some side of the position has no piece free to move back, the tempo search of
-/// `cage/exact.rs` gets `TEMPO_FACTOR` (20) times the budget (less what was spent); where that
-/// side's pieces may shuffle between two squares, the budget itself.
+/// `cage/exact.rs` gets `TEMPO_FACTOR` (20) times the budget (less what was spent).
 #[must_use]
 pub fn closure(
     pos: &RetroPosition,
@@ -279,13 +270,7 @@ fn closure_with(
         }
     }
     if let Some(side) = tempo.then(|| tempo_side(pos)).flatten() {
-        // Shuffling pieces multiply the lines: only the closure's own budget then.
-        let factor = if side.shufflers.is_empty() {
-            TEMPO_FACTOR
-        } else {
-            1
-        };
-        let left = max_nodes.saturating_mul(factor).saturating_sub(nodes);
+        let left = max_nodes.saturating_mul(TEMPO_FACTOR).saturating_sub(nodes);
         let search = tempo_prefix(pos, store, left, cancel);
         nodes += search.nodes;
         return ClosureSearch {

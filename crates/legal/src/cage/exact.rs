@@ -93,9 +93,8 @@
 //! # The tempo search
 //! [`tempo_prefix`] is the same search, to any depth, with rule (d) applied only to an uncapture
 //! after which neither side is [`bounded`]; the other uncaptures are children like any other. A
-//! side is bounded when each of its units is a pawn, frozen, or a piece shut in with at most one
-//! other square to have come from (a shuffle between two squares repeats positions, so the
-//! search closes it). It is the tempo argument of the retro solver, searched rather than counted:
+//! side is bounded when each of its units is a pawn, frozen, or a piece with no empty square to
+//! have come from. It is the tempo argument of the retro solver, searched rather than counted:
 //! moves alternate, so going back from the position a bounded side `S` retracts only pawn steps
 //! (each takes a pawn one or two ranks back towards its second rank, so at most the sum of its
 //! pawns' advances of them) and the moves of pieces those steps free, until the other side `O`
@@ -131,7 +130,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use retrace_unmove::RetroPosition;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use shakmaty::{attacks, Bitboard, Color};
+use shakmaty::{attacks, Color};
 
 use super::closure::{relaxed, whole_claim};
 use super::format::INITIAL;
@@ -233,89 +232,52 @@ pub(super) fn tempo_prefix(
 }
 
 /// The side of `pos` whose tempo the tempo search counts, if some side is [`bounded`]: of two,
-/// the one with fewer shuffling pieces, then fewer pawn steps.
+/// the one with fewer pawn steps.
 pub(super) fn tempo_side(pos: &RetroPosition) -> Option<Tempo> {
     Color::ALL
         .into_iter()
-        .filter_map(|side| {
-            let shufflers = shut_in(pos, side)?;
-            let steps = pos
+        .filter(|&side| bounded(pos, side))
+        .map(|side| Tempo {
+            side,
+            steps: pos
                 .board()
                 .by_piece(side.pawn())
                 .into_iter()
                 .map(|sq| crate::pawns::advance(side, sq).unsigned_abs())
-                .sum();
-            Some(Tempo {
-                side,
-                steps,
-                shufflers,
-            })
+                .sum(),
         })
-        .min_by_key(|t| (t.shufflers.count(), t.steps))
+        .min_by_key(|t| t.steps)
 }
 
 /// The side whose tempo the tempo search counted (for the message): it has no piece free to move
-/// back but those that shuffle between two squares, so until the other side uncaptures one of its
-/// units it retracts at most `steps` pawn steps (the ranks its pawns advanced), those shuffles
-/// (which repeat positions) and the moves of pieces those steps free.
+/// back, so until the other side uncaptures one of its units it retracts at most `steps` pawn
+/// steps (the ranks its pawns advanced) and the moves of pieces those steps free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tempo {
-    /// The bounded side (of two, the one with fewer shuffling pieces, then fewer steps).
+    /// The bounded side (of two, the one with fewer steps).
     pub side: Color,
     /// The ranks its pawns advanced from their second rank, in all.
     pub steps: u32,
-    /// Its pieces that can shuffle between their square and one other.
-    pub shufflers: Bitboard,
 }
 
-/// Whether `color` is bounded in `pos`: each of its units but its pawns is frozen (a castling
-/// right, a mark) or shut in, reaching by its own moves through empty squares at most one square
-/// besides its own. Until the other side uncaptures a unit of `color`, `color` then retracts only
-/// pawn steps (a number its pawns' advances bound), shuffles, which repeat positions, and the
-/// moves of pieces that the other units free. This only chooses where the tempo search is tried
-/// and which lines it follows: its proofs do not depend on it.
+/// Whether every unit of `color` but its pawns is frozen in `pos` (a castling right, a mark) or
+/// has no empty square a move of its kind can have come from: until the other side uncaptures a
+/// unit of `color`, `color` retracts only pawn moves and the moves of pieces that pawns or other
+/// such pieces free, a number its pawns' advances bound when nothing frees them. This only
+/// chooses where the tempo search is tried and which lines it follows: its proofs do not depend
+/// on it. (Counting pieces that shuffle between two squares as well proved the other side of
+/// Retractor 2's r2-A-032 in `check`, the position the repl's tests and guide use to show what
+/// only `--prove` sees, and nothing else on the corpora: not kept.)
 fn bounded(pos: &RetroPosition, color: Color) -> bool {
-    shut_in(pos, color).is_some()
-}
-
-/// The pieces of `color` that can shuffle if `color` is [`bounded`] in `pos`, else `None`.
-fn shut_in(pos: &RetroPosition, color: Color) -> Option<Bitboard> {
     let board = pos.board();
     let occupied = board.occupied();
     let pieces = board.by_color(color) & !board.pawns() & !pos.frozen();
-    let mut shufflers = Bitboard::EMPTY;
-    for sq in pieces {
-        let Some(piece) = board.piece_at(sq) else {
-            continue;
-        };
-        let mut region = Bitboard::from_square(sq);
-        loop {
-            let wider = region.into_iter().fold(region, |acc, s| {
-                acc | (attacks::attacks(s, piece, occupied & !region) & !occupied)
-            });
-            if wider == region {
-                break;
-            }
-            if wider.count() > SHUT_IN {
-                return None;
-            }
-            region = wider;
-        }
-        if region.count() > 1 {
-            shufflers.add(sq);
-        }
-    }
-    Some(shufflers)
+    pieces.into_iter().all(|sq| {
+        board
+            .piece_at(sq)
+            .is_none_or(|piece| (attacks::attacks(sq, piece, occupied) & !occupied).is_empty())
+    })
 }
-
-/// The most squares a piece may reach (its own included) and still count as shut in: two, a
-/// piece that shuffles between two squares. On the corpora (`closure_bench`), pieces with no
-/// square but their own only (1) proved Sherlock's L51; two proved two positions more (the other
-/// side of retractor problems); three proved no more, four one more, each for much more time
-/// (with the tempo budget of a side without shufflers: 2.5, 4.3 and 6.6 times the closure
-/// without the tempo search, against 1.2 with 1). A side with shufflers gets only the closure's
-/// own budget (see `closure.rs`), which keeps both proofs at 1.2 times.
-const SHUT_IN: usize = 2;
 
 impl<'s> Search<'s> {
     fn new(

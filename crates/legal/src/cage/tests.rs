@@ -753,28 +753,3 @@ fn no_real_game_breaks_the_capture_charges() {
         "{dead} {promoted}"
     );
 }
-
-/// The tempo search alone on Retractor 2's r2-A-043 with Black to have made the last move
-/// (`k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -`, no last move): White is bounded, its king shuffling
-/// between c8 and b8, and every line dies within two plies. The closure proves it by the exact
-/// prefix first (`tests/tempo.rs`), so this runs the tempo search directly; the problem itself,
-/// with White to have made the last move, is legal and the tempo search proves nothing there.
-#[test]
-fn tempo_search_counts_a_shuffling_king() {
-    use super::exact::{tempo_prefix, tempo_side};
-    use retrace_unmove::RetroPosition;
-    let p = RetroPosition::from_fen("k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 w - -").expect("valid");
-    assert_eq!(
-        tempo_side(&p),
-        Some(Tempo {
-            side: Color::White,
-            steps: 0,
-            shufflers: Bitboard::from_square(Square::C8),
-        })
-    );
-    let found = tempo_prefix(&p, &CageStore::new(), 20_000, None);
-    assert!(found.proven, "{found:?}");
-    assert!(found.plies <= 2, "{found:?}");
-    let near = RetroPosition::from_fen("k1KQRb2/ppppp1p1/5p2/7p/8/8/8/8 b - -").expect("valid");
-    assert!(!tempo_prefix(&near, &CageStore::new(), 20_000, None).proven);
-}
