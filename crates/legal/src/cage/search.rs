@@ -170,7 +170,7 @@ pub struct VerifyOptions {
     /// Retrace's default rules prove strictly more and are just as sound.
     pub hwa_only: bool,
     /// The capture charges of the node rules: originals proven captured at home
-    /// ([`dead_at_home`]) and promoted bishops' promotions. On by default; off only to measure
+    /// (`dead_at_home`) and promoted bishops' promotions. On by default; off only to measure
     /// what they cost and prove.
     pub capture_charges: bool,
 }
