@@ -14,10 +14,10 @@ use retrace_legal::cage::{
     DEFAULT_DEPTH,
 };
 use retrace_legal::{analyze, analyze_with_cages, ReasonCode, Verdict};
-use retrace_testkit::{random_game, retro_position, Game};
+use retrace_testkit::{move_squares, random_game, retro_position, Game};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;
-use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, Move, Position, Square};
+use shakmaty::{Bitboard, Board, ByColor, Color, Position, Square};
 
 /// One `[[cage]]` table of `positions/cages.toml` (unknown fields are ignored).
 #[derive(Debug, Deserialize)]
@@ -521,28 +521,6 @@ this is not a cage
         CageStore::load("Knrk4/BpppRp2/1p2p3/8/8/8/8/8 depth=1\nK1rk4/BpppRp2/1p2p3/8/8/8/8/8\n");
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(store.len(), 2);
-}
-
-/// Squares a move of `color` empties or fills.
-fn move_squares(m: &Move, color: Color) -> Bitboard {
-    match *m {
-        Move::Normal { from, to, .. } => Bitboard::from_square(from).with(to),
-        Move::EnPassant { from, to } => Bitboard::from_square(from)
-            .with(to)
-            .with(Square::from_coords(to.file(), from.rank())),
-        Move::Castle { king, rook } => {
-            let side = if rook.file() > king.file() {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
-            Bitboard::from_square(king)
-                .with(rook)
-                .with(side.king_to(color))
-                .with(side.rook_to(color))
-        }
-        Move::Put { .. } => Bitboard::EMPTY,
-    }
 }
 
 /// A random claim about the units of position `ply` of `game` that the game itself refutes: a

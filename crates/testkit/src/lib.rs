@@ -7,7 +7,10 @@
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use retrace_unmove::RetroPosition;
-use shakmaty::{fen::Fen, san::SanPlus, Chess, EnPassantMode, Move, Position, Role};
+use shakmaty::{
+    fen::Fen, san::SanPlus, Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, Position,
+    Role, Square,
+};
 
 /// A game from the initial position: `positions[i + 1]` is `positions[i]` after `moves[i]`.
 #[derive(Clone, Debug)]
@@ -177,6 +180,30 @@ pub fn positions_along(seed: u64, max_plies: usize) -> Vec<RetroPosition> {
         .step_by(step)
         .map(retro_position)
         .collect()
+}
+
+/// Squares that a move of `m` by `color` empties or fills (for "never moved" bookkeeping: a unit
+/// on a square no move of a game touched never moved).
+#[must_use]
+pub fn move_squares(m: &Move, color: Color) -> Bitboard {
+    match *m {
+        Move::Normal { from, to, .. } => Bitboard::from_square(from).with(to),
+        Move::EnPassant { from, to } => Bitboard::from_square(from)
+            .with(to)
+            .with(Square::from_coords(to.file(), from.rank())),
+        Move::Castle { king, rook } => {
+            let side = if rook.file() > king.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            Bitboard::from_square(king)
+                .with(rook)
+                .with(side.king_to(color))
+                .with(side.rook_to(color))
+        }
+        Move::Put { .. } => Bitboard::EMPTY,
+    }
 }
 
 /// Counts of the rare events in a set of games, so tests can show the bias worked.

@@ -3,34 +3,12 @@
 //! close a branch a real game takes.
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use retrace_testkit::{random_game, Game};
+use retrace_testkit::{move_squares, random_game, Game};
 use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Move, Position, Square};
 
 use super::format::{default_zone, INITIAL};
 use super::search::{all_home, verify_flat, Generator, Kind, Node, State, Step};
 use super::*;
-
-/// Squares that a move of `m` by `color` empties or fills (for "never moved" bookkeeping).
-fn move_squares(m: &Move, color: Color) -> Bitboard {
-    match *m {
-        Move::Normal { from, to, .. } => Bitboard::from_square(from).with(to),
-        Move::EnPassant { from, to } => Bitboard::from_square(from)
-            .with(to)
-            .with(Square::from_coords(to.file(), from.rank())),
-        Move::Castle { king, rook } => {
-            let side = if rook.file() > king.file() {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
-            Bitboard::from_square(king)
-                .with(rook)
-                .with(side.king_to(color))
-                .with(side.rook_to(color))
-        }
-        Move::Put { .. } => Bitboard::EMPTY,
-    }
-}
 
 /// The step the search must generate for the real move `m` of `color`.
 fn expected_step(m: &Move, color: Color) -> Step {

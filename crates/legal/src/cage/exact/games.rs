@@ -6,7 +6,9 @@
 //! while the other side hunts its pieces down with captures: many positions then have a side
 //! [`bounded`], where the closure tries the tempo search. Every position with a bounded side gets
 //! the tempo search, and every few plies the exact prefix with rule (e) gets its turn; each must
-//! leave the position unproven. And since a search that fails as a whole may still have closed a
+//! leave the position unproven. Some positions are also given true facts of their game (see
+//! [`Truths`]: never-moved units marked frozen, uncaptures forbidden to a side that captured
+//! nothing), which bound more sides and let the searches prove many inner positions. And since a search that fails as a whole may still have closed a
 //! line wrongly, the real history of the position is walked back move by move (each real move
 //! must be one of the generator's retractions) and every position on it is put to the search's
 //! own closures afterwards: none may be marked proven, none may close by the analysis, the
@@ -116,8 +118,8 @@ fn game(seed: u64, plies: usize) -> retrace_testkit::Game {
 /// each position with whether it was reached by an uncapture. Panics if a real move is not one
 /// of the generator's retractions (the completeness every proof stands on), or if a position's
 /// count of retractions is not the number of its retractions.
-fn history(g: &retrace_testkit::Game, n: usize, seal: bool) -> Vec<(RetroPosition, bool)> {
-    let mut pos = at(g, n, seal);
+fn history(g: &retrace_testkit::Game, n: usize, truths: Truths) -> Vec<(RetroPosition, bool)> {
+    let mut pos = at(g, n, truths);
     let mut out = Vec::new();
     for k in (n.saturating_sub(HISTORY)..n).rev() {
         let r = Retraction::from_forward(g.moves[k]).expect("a chess move");
@@ -140,18 +142,38 @@ fn history(g: &retrace_testkit::Game, n: usize, seal: bool) -> Vec<(RetroPositio
     out
 }
 
-/// The position after `n` plies of `g`; with `seal`, the uncaptures of every side that captured
-/// nothing in `g` so far are forbidden (a fact of the game: it still realizes the position), so
-/// that the searches go on exactly through that side's retractions instead of handing off.
-fn at(g: &retrace_testkit::Game, n: usize, seal: bool) -> RetroPosition {
+/// True facts of a game that a position may be given besides its board.
+#[derive(Clone, Copy)]
+struct Truths {
+    /// The uncaptures of every side that captured nothing so far are forbidden, so that the
+    /// searches go on exactly through that side's retractions instead of handing off.
+    seal: bool,
+    /// Every unit that never moved so far is marked frozen, as a person may mark it (more
+    /// sides are then bounded).
+    frozen: bool,
+}
+
+/// The position after `n` plies of `g`, with the `truths` asked for: the game still realizes it.
+fn at(g: &retrace_testkit::Game, n: usize, truths: Truths) -> RetroPosition {
     let mut pos = retrace_testkit::retro_position(&g.positions[n]);
-    for color in Color::ALL.into_iter().filter(|_| seal) {
+    for color in Color::ALL.into_iter().filter(|_| truths.seal) {
         let captured = g.moves[..n]
             .iter()
             .zip(&g.positions)
             .any(|(m, before)| before.turn() == color && m.is_capture());
         if !captured {
             pos.set_uncaptures_allowed(color, false);
+        }
+    }
+    if truths.frozen {
+        let moved = g.moves[..n]
+            .iter()
+            .zip(&g.positions)
+            .fold(Bitboard::EMPTY, |acc, (m, before)| {
+                acc | retrace_testkit::move_squares(m, before.turn())
+            });
+        for sq in pos.board().occupied() & !moved {
+            pos.mark_frozen(sq).expect("a unit to mark");
         }
     }
     pos
@@ -162,6 +184,8 @@ fn at(g: &retrace_testkit::Game, n: usize, seal: bool) -> RetroPosition {
 struct Counts {
     /// Positions with a side bounded (each got the tempo search).
     tempo: u64,
+    /// Positions with a side bounded only once the units that never moved are marked frozen.
+    tempo_marked: u64,
     /// Positions given the exact prefix with rule (e).
     exact: u64,
     /// Positions given the exact prefix with rule (e) unlimited.
@@ -179,16 +203,16 @@ fn check_search(
     mut search: Search<'_>,
     g: &retrace_testkit::Game,
     n: usize,
-    seal: bool,
+    truths: Truths,
     counts: &mut Counts,
 ) {
-    let pos = at(g, n, seal);
+    let pos = at(g, n, truths);
     let fen = pos.fen();
     assert!(!search.run(&pos), "a false illegal: {fen}");
     counts.proven += search.proven.len() as u64;
     // The line of a search cut short is left behind: the closures are asked afresh.
     search.line.clear();
-    for (k, (real, uncaptured)) in history(g, n, seal).into_iter().enumerate() {
+    for (k, (real, uncaptured)) in history(g, n, truths).into_iter().enumerate() {
         if *real.board() == super::INITIAL {
             break;
         }
@@ -212,19 +236,44 @@ fn check_search(
 /// game, so later searches close lines on what earlier ones learnt.
 fn check_game(g: &retrace_testkit::Game, every: usize, counts: &mut Counts) {
     let store = CageStore::new();
+    let plain = Truths {
+        seal: false,
+        frozen: false,
+    };
+    let marked = Truths {
+        seal: false,
+        frozen: true,
+    };
     for n in 1..g.positions.len() {
-        let pos = retrace_testkit::retro_position(&g.positions[n]);
-        if Color::ALL.into_iter().any(|c| bounded(&pos, c)) {
-            counts.tempo += 1;
-            let mut search = Search::new(&store, NODES, u32::MAX, None);
-            search.tempo = true;
-            check_search(search, g, n, false, counts);
+        // The marked positions on one ply in three, for time.
+        let truths_here = if n % 3 == 0 {
+            &[plain, marked][..]
+        } else {
+            &[plain][..]
+        };
+        for &truths in truths_here {
+            let pos = at(g, n, truths);
+            if Color::ALL.into_iter().any(|c| bounded(&pos, c)) {
+                *(if truths.frozen {
+                    &mut counts.tempo_marked
+                } else {
+                    &mut counts.tempo
+                }) += 1;
+                let nodes = if truths.frozen { NODES / 2 } else { NODES };
+                let mut search = Search::new(&store, nodes, u32::MAX, None);
+                search.tempo = true;
+                check_search(search, g, n, truths, counts);
+                // Marks only add bounded positions where none was without them.
+                if !truths.frozen {
+                    break;
+                }
+            }
         }
         if n % every == 0 {
             counts.exact += 1;
             let search = Search::new(&store, NODES, u32::MAX, None);
             assert_eq!(search.uncapture_plies, UNCAPTURE_PLIES);
-            check_search(search, g, n, false, counts);
+            check_search(search, g, n, plain, counts);
         } else if n % every == every / 2 {
             // Rule (e) without its limit: every failed handoff expanded, as deep as the budget
             // goes. The hand proof holds for any limit, and deep searches mark inner positions
@@ -232,17 +281,23 @@ fn check_game(g: &retrace_testkit::Game, every: usize, counts: &mut Counts) {
             counts.deep += 1;
             let mut search = Search::new(&store, NODES / 4, u32::MAX, None);
             search.uncapture_plies = u32::MAX;
-            check_search(search, g, n, true, counts);
+            let truths = Truths {
+                seal: true,
+                frozen: true,
+            };
+            check_search(search, g, n, truths, counts);
         }
     }
 }
 
-/// Every position of the games with a bounded side survives the tempo search, one in nine the
-/// exact prefix with rule (e), and no position of the real history of either is closed by the
-/// search's rules.
+/// Every position of the games with a bounded side survives the tempo search (and one in three
+/// with its never-moved units marked frozen), two in nine the exact prefix with rule (e) (with
+/// and without its limit), and no position of the real history of any is closed by the search's
+/// rules. A hand run of 300 games (release) checked some 60,000 history positions against a
+/// few thousand searches.
 #[test]
 fn the_real_history_survives_the_tempo_search_and_rule_e() {
-    let games: u64 = if cfg!(debug_assertions) { 2 } else { 24 };
+    let games: u64 = if cfg!(debug_assertions) { 2 } else { 16 };
     let mut counts = Counts::default();
     for seed in 0..games {
         check_game(&game(seed, 40 + (seed as usize * 17) % 120), 9, &mut counts);
@@ -250,12 +305,12 @@ fn the_real_history_survives_the_tempo_search_and_rule_e() {
     eprintln!("{games} games: {counts:?}");
     // Some side is bounded in a good part of these games, and the searches prove inner
     // positions on their way (so the check of the real history is not empty).
-    assert!(cfg!(debug_assertions) || counts.tempo > 100, "{counts:?}");
-    assert!(cfg!(debug_assertions) || counts.proven > 3, "{counts:?}");
+    assert!(cfg!(debug_assertions) || counts.tempo > 50, "{counts:?}");
+    assert!(cfg!(debug_assertions) || counts.proven > 200, "{counts:?}");
 }
 
 /// The same checks on the published proof games of the corpus, real games of composers: every
-/// position with a bounded side, and the exact prefix (limited and not) at every other one.
+/// position with a bounded side, and the exact prefix (limited and not) on one ply in four.
 #[test]
 fn the_real_history_of_published_proof_games_survives() {
     let games = retrace_testkit::published_proof_games();
@@ -264,12 +319,12 @@ fn the_real_history_of_published_proof_games_survives() {
         .iter()
         .take(if cfg!(debug_assertions) { 2 } else { 100 })
     {
-        check_game(g, 6, &mut counts);
+        check_game(g, 8, &mut counts);
     }
     eprintln!("{} proof games: {counts:?}", games.len());
     assert!(games.len() > 60, "{} proof games replayed", games.len());
     assert!(
-        cfg!(debug_assertions) || counts.history > 1_000,
+        cfg!(debug_assertions) || (counts.history > 1_000 && counts.proven > 500),
         "{counts:?}"
     );
 }
