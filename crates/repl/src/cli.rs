@@ -192,6 +192,10 @@ pub enum CageCommand {
         /// Units that never moved (each on its square of the initial array).
         #[arg(long, value_name = "SQ,SQ,...", value_delimiter = ',')]
         frozen: Vec<Square>,
+        /// Upper bounds on the captures each side made in the whole game, as in a cage line's
+        /// captures= field (w0, b2 or w0,b2): the cage then holds in the extensions within them.
+        #[arg(long, value_name = "wN,bM")]
+        captures: Option<String>,
         /// Cages the verification may use as proven (each re-verified on load, once).
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,

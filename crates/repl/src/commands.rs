@@ -94,6 +94,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             zone,
             depth,
             frozen,
+            captures,
             cages,
             max_nodes,
             json,
@@ -103,6 +104,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 zone: zone.as_deref(),
                 depth,
                 frozen: &frozen,
+                captures: captures.as_deref(),
                 max_nodes,
             };
             let answer = |text: &str| cage_verify(text, &claim, &store);
@@ -478,6 +480,8 @@ struct ClaimRequest<'a> {
     zone: Option<&'a [Square]>,
     depth: Option<u32>,
     frozen: &'a [Square],
+    /// The `captures=` bounds, as typed.
+    captures: Option<&'a str>,
     max_nodes: u64,
 }
 
@@ -488,7 +492,10 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
     let board = Cage::parse_board(board_field).map_err(bad)?;
     let zone = claim.zone.map(|list| list.iter().copied().collect());
     let frozen = claim.frozen.iter().copied().collect();
-    let cage = Cage::from_parts(board, zone, frozen, claim.depth).map_err(bad)?;
+    let mut cage = Cage::from_parts(board, zone, frozen, claim.depth).map_err(bad)?;
+    if let Some(bounds) = claim.captures {
+        cage.captures = Cage::parse_captures(bounds).map_err(bad)?;
+    }
     let options = retrace_legal::cage::VerifyOptions {
         max_nodes: claim.max_nodes,
         ..retrace_legal::cage::VerifyOptions::default()

@@ -363,6 +363,37 @@ fn cage_verify_json_gives_the_verdict_and_an_escape() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// `--captures` bounds the captures of the extensions, as a cage line's `captures=` does: a white
+/// bishop on e4 beside White's light-squared one is promoted, and with White's e-pawn at home and
+/// no capture allowed, the f-pawn promoted on f8 (dark), so the light e4 bishop cannot be it.
+#[test]
+fn cage_verify_takes_capture_bounds() {
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["cage", "verify", "8/8/8/8/4B3/8/PPPPP1PP/5B2", "--json"];
+        args.extend_from_slice(extra);
+        json(&retrace(&args, ""))
+    };
+    assert_eq!(verify(&["--captures", "w0"])["cage"], true);
+    assert!(verify(&["--captures", "w0"])["cage_line"]
+        .as_str()
+        .is_some_and(|l| l.ends_with("captures=w0")));
+    // One capture lets the f-pawn change colour on its way; no bound at all, too.
+    assert_eq!(verify(&["--captures", "w1"])["cage"], false);
+    assert_eq!(verify(&[])["cage"], false);
+    let bad = retrace(
+        &[
+            "cage",
+            "verify",
+            "8/8/8/8/4B3/8/PPPPP1PP/5B2",
+            "--captures",
+            "x9",
+        ],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(stderr_lines(&bad), 1);
+}
+
 #[test]
 fn cages_file_makes_solve_unique_and_check_explain() {
     let dir = std::env::temp_dir().join(format!("retrace-cli-cages-{}", std::process::id()));

@@ -185,29 +185,6 @@ fn parse_squares(field: &'static str, value: &str) -> Result<Bitboard, CageError
     Ok(out)
 }
 
-fn parse_captures(value: &str) -> Result<ByColor<Option<u8>>, CageError> {
-    let bad = || CageError::BadCaptures(value.to_owned());
-    let mut out = ByColor::<Option<u8>>::default();
-    for part in value.split(',') {
-        let mut chars = part.chars();
-        let color = match chars.next() {
-            Some('w' | 'W') => Color::White,
-            Some('b' | 'B') => Color::Black,
-            _ => return Err(bad()),
-        };
-        let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
-        let n: u8 = digits.parse().map_err(|_| bad())?;
-        if n > 15 || out.get(color).is_some() {
-            return Err(bad());
-        }
-        *out.get_mut(color) = Some(n);
-    }
-    Ok(out)
-}
-
 /// Squares as `a1,b2,c3` (square order).
 fn square_list(squares: Bitboard) -> String {
     let names: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
@@ -253,6 +230,32 @@ impl Cage {
             text: text.to_owned(),
             why: e.to_string(),
         })
+    }
+
+    /// Reads the value of a `captures=` field (`w0`, `b2` or `w0,b2`, each from 0 to 15): upper
+    /// bounds on the captures each side made in the whole game.
+    pub fn parse_captures(value: &str) -> Result<ByColor<Option<u8>>, CageError> {
+        let bad = || CageError::BadCaptures(value.to_owned());
+        let mut out = ByColor::<Option<u8>>::default();
+        for part in value.split(',') {
+            let mut chars = part.chars();
+            let color = match chars.next() {
+                Some('w' | 'W') => Color::White,
+                Some('b' | 'B') => Color::Black,
+                _ => return Err(bad()),
+            };
+            let digits = chars.as_str();
+            if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(bad());
+            }
+            let n: u8 = digits.parse().map_err(|_| bad())?;
+            if n > 15 || out.get(color).is_some() {
+                return Err(bad());
+            }
+            *out.get_mut(color) = Some(n);
+        }
+        Ok(out)
     }
 
     /// Reads one line of a cage file (see the module documentation).
@@ -303,7 +306,7 @@ impl Cage {
                         .filter(|d| (1..=MAX_DEPTH).contains(d))
                         .ok_or_else(|| CageError::BadDepth(value.to_owned()))?;
                 }
-                _ => cage.captures = parse_captures(value)?,
+                _ => cage.captures = Cage::parse_captures(value)?,
             }
         }
         cage.validate()?;
