@@ -262,8 +262,10 @@ pub struct Tempo {
 
 /// Whether every unit of `color` but its pawns is frozen in `pos` (a castling right, a mark) or
 /// has no empty square a move of its kind can have come from: until the other side uncaptures a
-/// unit of `color`, `color` retracts only pawn moves and the moves of pieces that pawns or other
-/// such pieces free, a number its pawns' advances bound when nothing frees them. This only
+/// unit of `color`, `color` retracts only pawn moves, the moves of pieces that pawns or other
+/// such pieces free, and unpromotions of pieces on its last rank (each a pawn's move back, which
+/// the bound on pawn steps does not count; the search follows them exactly like any other
+/// retraction, so nothing depends on the count). This only
 /// chooses where the tempo search is tried and which lines it follows: its proofs do not depend
 /// on it. (Counting pieces that shuffle between two squares as well proved the other side of
 /// Retractor 2's r2-A-032 in `check`, the position the repl's tests and guide use to show what
