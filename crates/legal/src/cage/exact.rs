@@ -130,7 +130,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use retrace_unmove::RetroPosition;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use shakmaty::{attacks, Color};
+use shakmaty::{attacks, Bitboard, Color, Rank};
 
 use super::closure::{relaxed, whole_claim};
 use super::format::INITIAL;
@@ -237,26 +237,36 @@ pub(super) fn tempo_side(pos: &RetroPosition) -> Option<Tempo> {
     Color::ALL
         .into_iter()
         .filter(|&side| bounded(pos, side))
-        .map(|side| Tempo {
-            side,
-            steps: pos
-                .board()
+        .map(|side| {
+            let board = pos.board();
+            let pawns: u32 = board
                 .by_piece(side.pawn())
                 .into_iter()
                 .map(|sq| crate::pawns::advance(side, sq).unsigned_abs())
-                .sum(),
+                .sum();
+            // A piece on the last rank may be a promotion to take back: the pawn's move and its
+            // five ranks down to its second rank.
+            let last = Bitboard::from_rank(side.relative_rank(Rank::Eighth));
+            let promotable = board.by_color(side) & !board.pawns() & !board.kings() & last;
+            let unpromotions = (promotable & !pos.frozen()).count() as u32;
+            Tempo {
+                side,
+                steps: pawns + 6 * unpromotions,
+            }
         })
         .min_by_key(|t| t.steps)
 }
 
 /// The side whose tempo the tempo search counted (for the message): it has no piece free to move
 /// back, so until the other side uncaptures one of its units it retracts at most `steps` pawn
-/// steps (the ranks its pawns advanced) and the moves of pieces those steps free.
+/// moves (the ranks its pawns advanced, and six for each piece on its last rank that may take its
+/// promotion back) and the moves of pieces those moves free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tempo {
     /// The bounded side (of two, the one with fewer steps).
     pub side: Color,
-    /// The ranks its pawns advanced from their second rank, in all.
+    /// The ranks its pawns advanced from their second rank, in all, and six per piece on its
+    /// last rank (the promotion and the five ranks back).
     pub steps: u32,
 }
 

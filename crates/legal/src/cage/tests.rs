@@ -731,3 +731,18 @@ fn no_real_game_breaks_the_capture_charges() {
         "{dead} {promoted}"
     );
 }
+
+/// The tempo search's count for its message: a bounded side's pawns' advances, and six moves for
+/// each of its pieces on the last rank, which may take back its promotion (here the a8 rook, walled
+/// in by a7 and b8, can be b7xa8=R taken back) and then walk down to the second rank. Frozen, it
+/// counts nothing.
+#[test]
+fn tempo_count_includes_pieces_that_may_unpromote() {
+    use super::exact::tempo_side;
+    use retrace_unmove::RetroPosition;
+    let mut p = RetroPosition::from_fen("Rn5k/P7/8/8/8/8/PP6/Kn6 b - -").expect("valid");
+    let white = |p: &RetroPosition| tempo_side(p).filter(|t| t.side == Color::White);
+    assert_eq!(white(&p).map(|t| t.steps), Some(5 + 6));
+    p.mark_frozen(Square::A8).expect("occupied");
+    assert_eq!(white(&p).map(|t| t.steps), Some(5));
+}
