@@ -310,3 +310,29 @@ fn missing_pawns_share_their_spare_captures() {
     let game = "a4 Nc6 a5 Ne5 Nc3 Nc4 Nb1 Nb6 axb6 cxb6 h4 Nf6 h5 Nd5 Nf3 Nf4 Ng1 Ng6 hxg6 fxg6";
     assert!(near.starts_with(&support::play(game)));
 }
+
+/// A promoted unit does not leave every missing pawn free to have died anywhere. White's h-pawn
+/// promoted (a third rook) and its a- and b-pawns are missing; Black misses nothing, so White
+/// captured nothing, and a7 and b7 never moved: those pawns never left their files nor
+/// promoted, so each died on its own file. Black made exactly two captures, one h7xg6 (c7 to
+/// g7 never moved), which cannot have taken either.
+#[test]
+fn missing_pawns_of_a_side_that_promoted_died_on_their_files() {
+    let a = assert_illegal(
+        "rnbqkbn1/ppppppp1/6p1/7r/2R5/8/2PPPPP1/RNBQKBNR w - -",
+        CaptureUnmatched,
+    );
+    assert!(a.reasons[0].message.contains("pawn from the a-file"));
+    assert!(a.reasons[0].squares.contains(&Square::G6));
+    // Colours swapped.
+    assert_illegal(
+        "rnbqkbnr/2ppppp1/8/2r5/7R/6P1/PPPPPPP1/RNBQKBN1 b - -",
+        CaptureUnmatched,
+    );
+    // The g-pawn is missing instead of the a-pawn: h7xg6 took it, a rook the a-pawn on its file.
+    let near = "rnbqkbn1/ppppppp1/6p1/7r/2R5/8/1PPPPP2/RNBQKBNR b - -";
+    assert_legal(near);
+    let game = "g4 Nf6 g5 Nh5 g6 hxg6 a4 Nf6 a5 Rh5 a6 Ra5 h4 Rxa6 h5 Ng8 h6 Ra5 h7 Rh5 h8=R Ra5 \
+                R8h4 Rh5 Rc4";
+    assert!(near.starts_with(&support::play(game)));
+}

@@ -37,8 +37,9 @@
 //! most `spare(A)` files from `g` and at least as many ranks up as files across, and it captured
 //! at least `|f - g|` times to die on file `f`, so the distances to the captures that took them
 //! sum to at most `spare(A)`. Otherwise they are units that may have died anywhere. Where the
-//! lists above were matched by a search (elsewhere the sharper lists are not tried: a gate that
-//! keeps the cost down), the rule runs once per set `A` within the budget (sets that give the
+//! lists above were matched by a search, or said nothing of a victim with a promoted unit on
+//! the board, whose missing pawns they leave dead anywhere (elsewhere the sharper lists are not
+//! tried: a gate that keeps the cost down), the rule runs once per set `A` within the budget (sets that give the
 //! same lists once), and holds only if every set fails; at a leaf whose matching succeeds, it also asks that each such pawn's nearest
 //! capture (of the leaf's captures that can have taken it) leave the sum within `spare(A)`. This
 //! is where the two sides' pawns are counted together: the victim's pawn structure says which of
@@ -286,14 +287,21 @@ fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Optio
         room,
         made: Vec::new(),
     };
-    let plain = lists.plain(can_promote(known, victim))?.clone();
-    match side_with(known, victim, timing, plain, None) {
-        Verdict::Proven(witness) => return Some(witness),
-        Verdict::Open => return None,
-        Verdict::Matched => {}
+    // Where the victim has a promoted unit, the plain lists leave its pawns free to have died
+    // anywhere, which the accounts sharpen: they run even where the plain lists said nothing.
+    let promoted = has_promoted(known, victim);
+    if let Some(plain) = lists.plain(promoted || can_promote(known, victim)).cloned() {
+        match side_with(known, victim, timing, plain, None) {
+            Verdict::Proven(witness) => return Some(witness),
+            Verdict::Open if !promoted => return None,
+            Verdict::Open | Verdict::Matched => {}
+        }
+    } else if !promoted {
+        return None;
     }
-    // Only where the cheaper lists were matched by a search: every game follows one account of
-    // the victim's pawns, and the rule holds if each account fails.
+    // Only where the cheaper lists were matched by a search, or said nothing of a victim with a
+    // promoted unit: every game follows one account of the victim's pawns, and the rule
+    // holds if each account fails.
     if !accounts {
         return None;
     }
@@ -726,11 +734,15 @@ fn spare(known: &Known<'_>, color: Color) -> Option<u32> {
         .checked_sub(u32::from(known.captures.get(color).by_pawns))
 }
 
+/// Whether `color` has a unit on the board known to be promoted (by count or where it stands).
+fn has_promoted(known: &Known<'_>, color: Color) -> bool {
+    known.promoted.get(color).total > 0
+        || (known.statics.promoted & known.pos.board().by_color(color)).any()
+}
+
 /// Whether `color` can have promoted a pawn at some moment (see the module documentation).
 fn can_promote(known: &Known<'_>, color: Color) -> bool {
-    let board = known.pos.board();
-    if known.promoted.get(color).total > 0 || (known.statics.promoted & board.by_color(color)).any()
-    {
+    if has_promoted(known, color) {
         return true;
     }
     let Some(spare) = spare(known, color) else {
