@@ -39,15 +39,14 @@
 //! never moved, each with its [`FactReason`]) to a search, which marks them on its root so that
 //! they travel with the units through every retraction.
 //!
-//! Cages ([`ReasonCode::Cage`]) are not part of [`analyze`], which the search calls at every node:
-//! [`analyze_with_cages`] adds the user's verified cages, and [`analyze_thoroughly`], for checking
-//! one position, also tries the position's small clusters of touching units as cages within a node
-//! budget ([`find_cage`]).
+//! Nothing here searches or takes a budget: cages ([`ReasonCode::Cage`]) and the closure
+//! ([`ReasonCode::Closure`]), which are proven by searches of retractions, live in the crate
+//! `retrace-cage` above this one, which uses the rules ([`Analyzer::is_illegal_here`]) and the
+//! geometry ([`geometry`]) exported here.
 
 #![warn(missing_docs)]
 
 mod accounting;
-pub mod cage;
 mod checks;
 mod facts;
 mod history;
@@ -66,15 +65,17 @@ use reasons::Reasons;
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, ByColor, Color};
 
-pub use cage::{
-    analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
-};
 pub use facts::{unit_facts, FactKind, FactReason, UnitFact, UnitFacts};
 pub use pawns::{min_pawn_assignment, pawn_moves_needed};
 /// Pawn arithmetic shared with the proof-game bound: a pawn's advance, its fewest moves, and
 /// whether a structure may have come straight.
 pub mod pawn {
-    pub use crate::pawns::{advance, on_distinct_files, walk_moves};
+    pub use crate::pawns::{advance, on_distinct_files, walk_moves, PawnCost};
+}
+/// Squares, steps and floods of units over the board: the geometry the rules are made of, shared
+/// with the cage verifier.
+pub mod geometry {
+    pub use crate::statics::{bounded_flood, flood, home_role, steps};
 }
 pub use statics::permanent_squares;
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
@@ -173,8 +174,10 @@ impl Analyzer {
         analysis
     }
 
-    /// [`Analyzer::is_illegal`] without looking at the positions one retraction back.
-    pub(crate) fn is_illegal_here(&mut self, pos: &RetroPosition) -> bool {
+    /// [`Analyzer::is_illegal`] without looking at the positions one retraction back: the rules
+    /// on `pos` alone, for a search that makes its own predecessors.
+    #[must_use]
+    pub fn is_illegal_here(&mut self, pos: &RetroPosition) -> bool {
         let mut reasons = Reasons::verdict_only();
         let _ = self.rules(pos, &mut reasons);
         !reasons.is_empty()
@@ -288,11 +291,4 @@ pub fn is_illegal(pos: &RetroPosition) -> bool {
         Ok(mut analyzer) => analyzer.is_illegal(pos),
         Err(_) => Analyzer::new().is_illegal(pos),
     })
-}
-
-/// Whether [`analyze_with_cages`] finds `pos` illegal: [`is_illegal`], or a cage of `store` that
-/// `pos` contains.
-#[must_use]
-pub fn is_illegal_with_cages(pos: &RetroPosition, store: &CageStore) -> bool {
-    is_illegal(pos) || (!store.is_empty() && !store.reasons(pos).is_empty())
 }

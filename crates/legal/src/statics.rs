@@ -119,7 +119,7 @@ pub(crate) enum Rearrangement {
 }
 
 /// The role whose original stands on `sq` in the initial array, for `color`'s back rank.
-pub(crate) fn home_role(color: Color, sq: Square) -> Option<Role> {
+pub fn home_role(color: Color, sq: Square) -> Option<Role> {
     if sq.rank() != color.backrank() {
         return None;
     }
@@ -149,7 +149,7 @@ pub(crate) fn homes(color: Color, role: Role) -> Bitboard {
 }
 
 /// Squares one step of `role` away from `sq` (for sliders: the adjacent squares on their lines).
-pub(crate) fn steps(role: Role, sq: Square) -> Bitboard {
+pub fn steps(role: Role, sq: Square) -> Bitboard {
     match role {
         Role::Pawn => Bitboard::EMPTY,
         Role::Knight => attacks::knight_attacks(sq),
@@ -508,12 +508,12 @@ pub(crate) fn flood_until(
 }
 
 /// The closure of `seeds` under steps of `role` into `open` squares.
-pub(crate) fn flood(role: Role, seeds: Bitboard, open: Bitboard) -> Bitboard {
+pub fn flood(role: Role, seeds: Bitboard, open: Bitboard) -> Bitboard {
     flood_until(role, seeds, open, &NO_CUTS, Until::Closed).unwrap_or(seeds)
 }
 
 /// [`flood`], given up (`None`) as soon as it exceeds `limit` squares.
-pub(crate) fn bounded_flood(
+pub fn bounded_flood(
     role: Role,
     seeds: Bitboard,
     open: Bitboard,

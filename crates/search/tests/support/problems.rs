@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use retrace_legal::{Cage, CageStore};
+use retrace_cage::{Cage, CageStore};
 use retrace_search::{line_notation, solve, LegalPruner, SolveParams, DEFAULT_EXTRA};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;

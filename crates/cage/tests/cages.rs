@@ -9,11 +9,12 @@
 use std::collections::{BTreeMap, HashSet};
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use retrace_legal::cage::{
+use retrace_cage::analyze_with_cages;
+use retrace_cage::{
     default_zone, verify, verify_with, Cage, CageError, CageStore, Failure, VerifyOptions,
     DEFAULT_DEPTH,
 };
-use retrace_legal::{analyze, analyze_with_cages, ReasonCode, Verdict};
+use retrace_legal::{analyze, ReasonCode, Verdict};
 use retrace_testkit::{move_squares, random_game, retro_position, Game};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;
@@ -716,7 +717,7 @@ fn a_cage_proven_once_is_not_verified_again() {
 /// reported (not only the first), and a cancelled load or verification stops at once.
 #[test]
 fn cage_work_has_an_overall_budget_and_stops_on_cancel() {
-    use retrace_legal::cage::{verify_cancellable, Failure, LoadBudget, VerifyOptions};
+    use retrace_cage::{verify_cancellable, Failure, LoadBudget, VerifyOptions};
     use std::sync::atomic::AtomicBool;
     // r2-D-157's second hint cage: some 750 nodes, but never proven within 1,000 (its pen core is
     // not searched when less than a quarter of the budget would be left for it).
@@ -752,7 +753,7 @@ fn cage_work_has_an_overall_budget_and_stops_on_cancel() {
         Some(&cancel),
     );
     assert_eq!(v.failure(), Some(&Failure::Cancelled));
-    assert!(v.nodes <= retrace_legal::cage::CANCEL_POLL);
+    assert!(v.nodes <= retrace_cage::CANCEL_POLL);
 }
 
 /// A black king shut in on the first rank by White's pawns, with a white knight and a rook that

@@ -76,8 +76,8 @@ use shakmaty::{
 
 use super::format::{Cage, INITIAL};
 use super::store::CageStore;
-use crate::pawns::PawnCost;
-use crate::statics::{flood, home_role, steps};
+use retrace_legal::geometry::{flood, home_role, steps};
+use retrace_legal::pawn::PawnCost;
 
 /// Why a verification did not prove its cage.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -1414,8 +1414,13 @@ impl<'s> Search<'s> {
                     acc | attacks::pawn_attacks(piece.color.other(), sq)
                 });
             }
-            crate::statics::bounded_flood(piece.role, Bitboard::from_square(unit), open, 63)
-                .is_some_and(|reach| reach.is_subset(zone))
+            retrace_legal::geometry::bounded_flood(
+                piece.role,
+                Bitboard::from_square(unit),
+                open,
+                63,
+            )
+            .is_some_and(|reach| reach.is_subset(zone))
         };
         (kings.into_iter().chain(pieces & !kings))
             .filter(|&unit| shut_in(unit))

@@ -428,7 +428,7 @@ fn positions_containing_a_learnt_node_are_illegal() {
     assert!(verify(&pen, &store).verified());
     let caged = retrace_testkit::pos("k7/8/3n4/8/6P1/2PP1P2/1P2pPP1/1B2KR1R b K - 0 1");
     let reason = store.learnt_reason(&caged).expect("the learnt pen");
-    assert_eq!(reason.code, crate::ReasonCode::Cage);
+    assert_eq!(reason.code, retrace_legal::ReasonCode::Cage);
     let named: Bitboard = reason.squares.iter().copied().collect();
     assert!(named.is_subset(pen.board.occupied()), "{reason:?}");
     for open in [
@@ -553,7 +553,7 @@ struct WalledCounts {
 /// lies in the flood from its home.
 fn check_walled_out(game: &Game, name: &str, counts: &mut WalledCounts) {
     use super::search::{node_statics, walled_out_king};
-    use crate::text::squares_text;
+    use retrace_legal::text::squares_text;
     use shakmaty::{attacks, Role};
     let king = |t: usize, color: Color| game.positions[t].board().king_of(color).expect("a king");
     let mut moved = Bitboard::EMPTY;
@@ -583,7 +583,7 @@ fn check_walled_out(game: &Game, name: &str, counts: &mut WalledCounts) {
         );
         let flood = |color: Color| {
             let home = Square::from_coords(File::E, color.backrank());
-            super::super::statics::flood(Role::King, Bitboard::from_square(home), !statics)
+            retrace_legal::geometry::flood(Role::King, Bitboard::from_square(home), !statics)
         };
         for color in Color::ALL {
             let reach = flood(color);

@@ -32,11 +32,10 @@ use super::closure::{closure, CHECK_CLOSURE_NODES};
 use super::format::{default_zone, Cage, DEFAULT_DEPTH, INITIAL};
 use super::search::{verify_with, VerifyOptions};
 use super::store::CageStore;
-use crate::{
-    statics::bounded_flood,
+use retrace_legal::{
+    geometry::bounded_flood,
     text::{color_name, squares_text},
-    types::{Reason, ReasonCode},
-    Analysis,
+    Analysis, Reason, ReasonCode,
 };
 
 /// Limits of [`find_cage`].
@@ -376,7 +375,7 @@ fn debug_assert_no_escape(cage: &Cage) {
 /// the process ([`CageStore::learnt_reason`]), then the position's
 /// [`closure`] within [`CHECK_CLOSURE_NODES`].
 ///
-/// Slower than [`crate::analyze`] by up to the cage budgets, so meant for a position a user asks
+/// Slower than [`retrace_legal::analyze`] by up to the cage budgets, so meant for a position a user asks
 /// about, not for every node of a search.
 #[must_use]
 pub fn analyze_thoroughly(pos: &RetroPosition, store: &CageStore) -> Analysis {

@@ -23,8 +23,8 @@ pub(crate) const INITIAL: Board = Board::new();
 
 /// A claimed cage: units that no game can ever have released, whatever else stands on the board.
 ///
-/// A `Cage` value is only a claim; [`crate::cage::verify`] decides it and a
-/// [`crate::cage::CageStore`] keeps verified ones only.
+/// A `Cage` value is only a claim; [`crate::verify`] decides it and a
+/// [`crate::CageStore`] keeps verified ones only.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cage {
     /// The caged units (and nothing else).
@@ -261,7 +261,7 @@ impl Cage {
     /// Reads one line of a cage file (see the module documentation).
     ///
     /// ```
-    /// use retrace_legal::cage::{verify, Cage, CageStore};
+    /// use retrace_cage::{verify, Cage, CageStore};
     ///
     /// // Hwa's rook: the black rook on g2 and the white king on h1 behind White's pawns.
     /// let cage = Cage::parse_line("8/8/8/8/8/6P1/4PPrP/7K").unwrap();

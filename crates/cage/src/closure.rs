@@ -78,9 +78,9 @@ use super::exact::{exact_prefix, tempo_prefix, tempo_side};
 use super::format::{Cage, MAX_DEPTH};
 use super::search::{verify_deepest, VerifyOptions};
 use super::store::CageStore;
-use crate::{
+use retrace_legal::{
     text::{color_name, plural, squares_text},
-    types::{Reason, ReasonCode},
+    Reason, ReasonCode,
 };
 
 /// Nodes the closure may expand in [`super::analyze_thoroughly`] (`check`), after the cheaper

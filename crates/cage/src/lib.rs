@@ -1,11 +1,17 @@
-//! User cages (after Theodore Hwa, "Cages in Retrograde Analysis"): define, verify, keep, use.
+//! Cages of retro positions (after Theodore Hwa, "Cages in Retrograde Analysis"): define, verify,
+//! keep, use.
+//!
+//! This crate is the search half of legality: where [`retrace_legal`] looks at one position
+//! statically, a cage is proven by a search of retractions within a node budget. It sits between
+//! `retrace-legal`, whose rules and geometry it uses, and `retrace-search`, which prunes on the
+//! cages a store keeps ([`is_illegal_with_cages`]).
 //!
 //! A *cage* is a set of units that no game can ever have released: every position containing them
 //! (whatever stands on the other squares) is illegal. A [`Cage`] is a claim, read from one line of
 //! a cage file ([`Cage::parse_line`], printed back by `Display`); [`verify`] searches retractions
 //! of both sides, legal in some extension of the position, and proves the claim or returns a line
 //! that escapes; a [`CageStore`] keeps proven cages only, exports and imports them, and lets the
-//! analysis report [`crate::ReasonCode::Cage`] for any position containing one
+//! analysis report [`retrace_legal::ReasonCode::Cage`] for any position containing one
 //! ([`analyze_with_cages`]).
 //!
 //! The search is Hwa's algorithm with two sound additions (see `search.rs` for the proof): checks
@@ -24,7 +30,10 @@
 //! ([`analyze_thoroughly`]).
 //!
 //! [`closure`] verifies the whole position as a cage: when every line of retractions from it
-//! only goes round in a finite set, the position has no history ([`crate::ReasonCode::Closure`]).
+//! only goes round in a finite set, the position has no history
+//! ([`retrace_legal::ReasonCode::Closure`]).
+
+#![warn(missing_docs)]
 
 mod auto;
 mod closure;
@@ -45,4 +54,4 @@ pub use search::{
     verify, verify_cancellable, verify_with, Escape, Failure, Verification, VerifyOptions,
     CANCEL_POLL,
 };
-pub use store::{analyze_with_cages, CageStore, LoadBudget};
+pub use store::{analyze_with_cages, is_illegal_with_cages, CageStore, LoadBudget};

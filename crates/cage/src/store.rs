@@ -14,10 +14,9 @@ use super::format::{Cage, CageError};
 use super::search::{
     covers, verify_cancellable, Generator, Node, State, Verification, VerifyOptions,
 };
-use crate::{
+use retrace_legal::{
     text::{color_name, squares_text},
-    types::{Reason, ReasonCode},
-    Analysis, Analyzer,
+    Analysis, Reason, ReasonCode,
 };
 
 /// Nodes of successful searches kept for later verifications.
@@ -567,21 +566,18 @@ impl CageStore {
     }
 }
 
-/// [`crate::analyze`] plus one [`ReasonCode::Cage`] reason for every cage of `store` that `pos`
+/// [`retrace_legal::analyze`] plus one [`ReasonCode::Cage`] reason for every cage of `store` that `pos`
 /// contains (see [`CageStore::contained`]).
 #[must_use]
 pub fn analyze_with_cages(pos: &RetroPosition, store: &CageStore) -> Analysis {
-    let mut analysis = crate::analyze(pos);
+    let mut analysis = retrace_legal::analyze(pos);
     analysis.reasons.extend(store.reasons(pos));
     analysis
 }
 
-impl Analyzer {
-    /// [`Analyzer::analyze`] plus the reasons of the stored cages `pos` contains.
-    #[must_use]
-    pub fn analyze_with_cages(&mut self, pos: &RetroPosition, store: &CageStore) -> Analysis {
-        let mut analysis = self.analyze(pos);
-        analysis.reasons.extend(store.reasons(pos));
-        analysis
-    }
+/// Whether [`analyze_with_cages`] finds `pos` illegal: [`retrace_legal::is_illegal`], or a cage
+/// of `store` that `pos` contains.
+#[must_use]
+pub fn is_illegal_with_cages(pos: &RetroPosition, store: &CageStore) -> bool {
+    retrace_legal::is_illegal(pos) || (!store.is_empty() && !store.reasons(pos).is_empty())
 }

@@ -17,7 +17,7 @@
 //! # The search
 //! Depth first from the position, within a budget of positions. A child of a node closes its line
 //! when:
-//! - (a) the static analysis proves it illegal ([`crate::Analyzer`]'s rules on the position
+//! - (a) the static analysis proves it illegal ([`retrace_legal::Analyzer`]'s rules on the position
 //!   itself; this search is its own lookahead);
 //! - (b) it equals a position on the line from the root to it (the same [`RetroPosition`]: board,
 //!   side to move, frozen units, forced double step, promoted marks, forbidden uncaptures);
@@ -136,7 +136,7 @@ use super::closure::{relaxed, whole_claim};
 use super::format::INITIAL;
 use super::search::Generator;
 use super::store::CageStore;
-use crate::Analyzer;
+use retrace_legal::Analyzer;
 
 /// How many plies of a line the search expands itself from the node its first uncapture reached,
 /// when the relaxed closure of that node failed (rule (e) of the module documentation): 1, that
@@ -242,7 +242,7 @@ pub(super) fn tempo_side(pos: &RetroPosition) -> Option<Tempo> {
             let pawns: u32 = board
                 .by_piece(side.pawn())
                 .into_iter()
-                .map(|sq| crate::pawns::advance(side, sq).unsigned_abs())
+                .map(|sq| retrace_legal::pawn::advance(side, sq).unsigned_abs())
                 .sum();
             // A piece on the last rank may be a promotion to take back: the pawn's move and its
             // five ranks down to its second rank.
