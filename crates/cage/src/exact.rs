@@ -132,9 +132,10 @@ use retrace_unmove::RetroPosition;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use shakmaty::{attacks, Bitboard, Color, Rank};
 
-use super::closure::{relaxed, whole_claim};
+use super::carve::whole_claim;
 use super::format::INITIAL;
-use super::search::Generator;
+use super::generator::Generator;
+use super::relaxed::{relaxed, Tempo};
 use super::store::CageStore;
 use retrace_legal::Analyzer;
 
@@ -255,19 +256,6 @@ pub(super) fn tempo_side(pos: &RetroPosition) -> Option<Tempo> {
             }
         })
         .min_by_key(|t| t.steps)
-}
-
-/// The side whose tempo the tempo search counted (for the message): it has no piece free to move
-/// back, so until the other side uncaptures one of its units it retracts at most `steps` pawn
-/// moves (the ranks its pawns advanced, and six for each piece on its last rank that may take its
-/// promotion back) and the moves of pieces those moves free.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tempo {
-    /// The bounded side (of two, the one with fewer steps).
-    pub side: Color,
-    /// The ranks its pawns advanced from their second rank, in all, and six per piece on its
-    /// last rank (the promotion and the five ranks back).
-    pub steps: u32,
 }
 
 /// Whether every unit of `color` but its pawns is frozen in `pos` (a castling right, a mark) or
@@ -475,8 +463,9 @@ fn store_proves(store: &CageStore, pos: &RetroPosition) -> bool {
         return false;
     };
     let mut gen = Generator::new(cage.zone | cage.board.occupied(), false, true);
+    let known = store.known();
     gen.root(&cage)
-        .is_none_or(|root| store.proves(&root, true) || store.proves_by_containment(&root))
+        .is_none_or(|root| known.proves(&root, true) || known.proves_by_containment(&root))
 }
 
 #[cfg(test)]

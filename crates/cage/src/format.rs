@@ -8,9 +8,9 @@
 
 use std::fmt;
 
-use shakmaty::{attacks, Bitboard, Board, ByColor, Color, Rank, Square};
+use shakmaty::{attacks, Bitboard, Board, ByColor, Color, Rank, Role, Square};
 
-use super::search::Failure;
+use super::failure::Failure;
 
 /// Retractions searched along one branch unless the cage says otherwise.
 pub const DEFAULT_DEPTH: u32 = 30;
@@ -192,6 +192,18 @@ fn square_list(squares: Bitboard) -> String {
 }
 
 impl Cage {
+    /// Whether the units of the cage stand on `board` (same squares, colours and roles) and its
+    /// frozen units are among `frozen`.
+    pub(crate) fn units_within(&self, board: &Board, frozen: Bitboard) -> bool {
+        Color::ALL
+            .into_iter()
+            .all(|c| self.board.by_color(c).is_subset(board.by_color(c)))
+            && Role::ALL
+                .into_iter()
+                .all(|r| self.board.by_role(r).is_subset(board.by_role(r)))
+            && self.frozen.is_subset(frozen)
+    }
+
     /// A cage of `board` with the default zone, nothing frozen, the default depth and no capture
     /// bounds. Not checked: see [`Cage::validate`].
     #[must_use]

@@ -35,23 +35,33 @@
 
 #![warn(missing_docs)]
 
+// The files, each importing only those listed before it (no import circle): the outcome and
+// settings of a verification; the claim format; claims carved out of a position; the node
+// generator; the memo of what verifications learnt; the verifier; the store; the relaxed
+// closure; the exact prefix; the closure; the cage attempt; the analysis with cages.
+mod analysis;
 mod auto;
+mod carve;
 mod closure;
 mod exact;
+mod failure;
 mod format;
+mod generator;
+mod memo;
+mod options;
+mod relaxed;
 mod search;
 mod store;
 #[cfg(test)]
 mod tests;
 
-pub use auto::{analyze_thoroughly, clusters, find_cage, AutoLimits, CageSearch, FoundCage};
-pub use closure::{
-    closure, closure_without_tempo, relaxed_closure, Closed, ClosureSearch, Tempo,
-    CHECK_CLOSURE_NODES,
-};
+pub use analysis::{analyze_thoroughly, analyze_with_cages, is_illegal_with_cages};
+pub use auto::{find_cage, AutoLimits, CageSearch, FoundCage};
+pub use carve::clusters;
+pub use closure::{closure, closure_without_tempo, CHECK_CLOSURE_NODES};
+pub use failure::{Escape, Failure};
 pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
-pub use search::{
-    verify, verify_cancellable, verify_with, Escape, Failure, Verification, VerifyOptions,
-    CANCEL_POLL,
-};
-pub use store::{analyze_with_cages, is_illegal_with_cages, CageStore, LoadBudget};
+pub use options::VerifyOptions;
+pub use relaxed::{relaxed_closure, Closed, ClosureSearch, Tempo};
+pub use search::{Proven, Verification, CANCEL_POLL};
+pub use store::{verify, verify_cancellable, verify_with, CageStore, LoadBudget};

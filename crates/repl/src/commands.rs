@@ -87,7 +87,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             max_nodes,
         }) => {
             let store = load_cages(cages.as_deref())?;
-            for_each_position(&position, |pos| check(pos, &store, prove, max_nodes))
+            // Each line gets the cages with a memo of its own (a clone): its answer is the same
+            // whatever `--jobs` and whatever lines came before.
+            for_each_position(&position, |pos| {
+                check(pos, &store.clone(), prove, max_nodes)
+            })
         }
         Some(Command::Cage(CageCommand::Verify {
             fen,
@@ -107,7 +111,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 captures: captures.as_deref(),
                 max_nodes,
             };
-            let answer = |text: &str| cage_verify(text, &claim, &store);
+            let answer = |text: &str| cage_verify(text, &claim, &store.clone());
             if fen != "-" {
                 print_answer(&answer(&fen)?, json)?;
                 return Ok(exit_status());
@@ -145,7 +149,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 ..SolveRequest::new(depth)
             };
             for_each_position_text(&position, |pos, fen| {
-                solve(pos, fen, &request, jsonl, &store)
+                solve(pos, fen, &request, jsonl, &store.clone())
             })
         }
         Some(Command::Proofgame {

@@ -845,7 +845,7 @@ impl Session {
         let cage = Cage::from_parts(cage_board, zone, frozen, depth).map_err(|e| e.to_string())?;
         match self
             .cages
-            .insert_cancellable(cage.clone(), &options, Some(cancel))
+            .prove_cancellable(cage.clone(), &options, Some(cancel))
         {
             Ok(v) => Ok(format!(
                 "verified in {} nodes and stored as cage {}: {cage}",
