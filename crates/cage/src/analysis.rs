@@ -2,7 +2,7 @@
 //! ([`analyze_with_cages`], [`is_illegal_with_cages`]), and for checking one position, plus the
 //! cage attempt and the closure ([`analyze_thoroughly`]).
 
-use retrace_legal::Analysis;
+use retrace_legal::{Analysis, Analyzer};
 use retrace_unmove::RetroPosition;
 
 use super::auto::{find_cage, AutoLimits};
@@ -23,6 +23,17 @@ pub fn analyze_with_cages(pos: &RetroPosition, store: &CageStore) -> Analysis {
 #[must_use]
 pub fn is_illegal_with_cages(pos: &RetroPosition, store: &CageStore) -> bool {
     retrace_legal::is_illegal(pos) || (!store.is_empty() && !store.reasons(pos).is_empty())
+}
+
+/// [`is_illegal_with_cages`] with `analyzer` (and its caches): for a search that owns its
+/// analyser.
+#[must_use]
+pub fn is_illegal_with_cages_by(
+    analyzer: &mut Analyzer,
+    pos: &RetroPosition,
+    store: &CageStore,
+) -> bool {
+    analyzer.is_illegal(pos) || (!store.is_empty() && !store.reasons(pos).is_empty())
 }
 
 /// The analysis for checking one position: [`analyze_with_cages`] and, when that finds no
