@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use retrace_legal::Analyzer;
+use retrace_legal::{Analyzer, AnalyzerOptions};
 use retrace_testkit::{random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;
@@ -31,11 +31,12 @@ struct Rules {
 /// Times each position `reps` times and returns the per-analysis times in microseconds, with the
 /// rules `rules` on.
 fn time_all(positions: &[RetroPosition], reps: usize, rules: Rules) -> Vec<f64> {
-    let mut analyzer = Analyzer::new();
-    analyzer.set_accounting(rules.accounting);
-    analyzer.set_matching(rules.matching);
-    analyzer.set_timing(rules.timing);
-    analyzer.set_pawn_accounts(rules.pawn_accounts);
+    let mut analyzer = Analyzer::with_options(AnalyzerOptions {
+        accounting: rules.accounting,
+        matching: rules.matching,
+        timing: rules.timing,
+        pawn_accounts: rules.pawn_accounts,
+    });
     let mut times = Vec::with_capacity(positions.len());
     for pos in positions {
         let start = Instant::now();

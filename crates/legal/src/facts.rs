@@ -198,8 +198,8 @@ impl UnitFacts {
 #[must_use]
 pub fn unit_facts(pos: &RetroPosition) -> UnitFacts {
     let board = pos.board();
-    let statics = analyze_statics(pos);
-    let (walled, _) = fixed_and_stuck(pos);
+    let statics = analyze_statics(pos, None);
+    let (walled, _) = fixed_and_stuck(pos, None);
     let second = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh));
     let never_moved = statics.never_moved.into_iter().map(|square| {

@@ -39,18 +39,20 @@
 //! never moved, each with its [`FactReason`]) to a search, which marks them on its root so that
 //! they travel with the units through every retraction.
 //!
-//! Cages ([`ReasonCode::Cage`]) are not part of [`analyze`], which the search calls at every node:
-//! [`analyze_with_cages`] adds the user's verified cages, and [`analyze_thoroughly`], for checking
-//! one position, also tries the position's small clusters of touching units as cages within a node
-//! budget ([`find_cage`]).
+//! Nothing here searches or takes a budget: cages ([`ReasonCode::Cage`]) and the closure
+//! ([`ReasonCode::Closure`]), which are proven by searches of retractions, live in the crate
+//! `retrace-cage` above this one, which uses the rules ([`Analyzer::is_illegal_here`]) and the
+//! geometry ([`geometry`]) exported here.
 
 #![warn(missing_docs)]
 
 mod accounting;
-pub mod cage;
 mod checks;
+mod class;
 mod facts;
+pub mod geometry;
 mod history;
+mod known;
 mod lookahead;
 mod material;
 mod pawns;
@@ -66,39 +68,61 @@ use reasons::Reasons;
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, ByColor, Color};
 
-pub use cage::{
-    analyze_thoroughly, analyze_with_cages, find_cage, Cage, CageError, CageStore, Verification,
-};
 pub use facts::{unit_facts, FactKind, FactReason, UnitFact, UnitFacts};
 pub use pawns::{min_pawn_assignment, pawn_moves_needed};
 /// Pawn arithmetic shared with the proof-game bound: a pawn's advance, its fewest moves, and
 /// whether a structure may have come straight.
 pub mod pawn {
-    pub use crate::pawns::{advance, on_distinct_files, walk_moves};
+    pub use crate::pawns::{advance, on_distinct_files, walk_moves, PawnCost};
 }
-pub use statics::permanent_squares;
+
+pub use statics::{permanent_squares, CAGE_LIMIT};
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 
-/// The largest pen (in squares) whose units are reported in [`Analysis::caged`].
-pub const CAGE_LIMIT: u32 = 8;
+/// Which of the costlier rules an [`Analyzer`] runs; all of them by default. Off, a rule leaves
+/// the analysis weaker, never wrong: the switches are for benchmarks that measure what a rule
+/// costs and proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AnalyzerOptions {
+    /// The global accounting of both sides' pawns ([`ReasonCode::CapturesUnaccounted`]).
+    pub accounting: bool,
+    /// The matching of missing units with captures ([`ReasonCode::CaptureUnmatched`]).
+    pub matching: bool,
+    /// The timing of that matching: which captures came before the single step of a pawn of
+    /// known history, and where their victims can have been by then.
+    pub timing: bool,
+    /// The matching's accounts of the victim's pawns (each set of start files its pawns on the
+    /// board can leave, which says which pawns are missing and how far they can have strayed);
+    /// off, the missing pawns may have started on any free start file.
+    pub pawn_accounts: bool,
+}
 
-/// An analyser with its own cache of pawn-structure results.
+impl Default for AnalyzerOptions {
+    /// Every rule on.
+    fn default() -> Self {
+        AnalyzerOptions {
+            accounting: true,
+            matching: true,
+            timing: true,
+            pawn_accounts: true,
+        }
+    }
+}
+
+/// An analyser with its own caches: pawn-structure results, the fixpoint of the units that never
+/// moved, and pawns' walks to the promotion squares.
 ///
-/// The pawn part of the analysis depends only on the pawns of each side, which change far less often
-/// than the rest of a position in a search; keeping one `Analyzer` per thread reuses that work.
+/// Those parts of the analysis depend on the pawns and the units at home, which change far less
+/// often than the rest of a position in a search; keeping one `Analyzer` per search reuses that
+/// work. The caches are the analyser's own and only speed it up: the same position gets the same
+/// analysis whatever was analysed before.
 pub struct Analyzer {
     pawns: pawns::PawnCache,
-    /// Whether the global accounting ([`ReasonCode::CapturesUnaccounted`]) runs (on by default).
-    accounting: bool,
-    /// Whether the matching of missing units with captures ([`ReasonCode::CaptureUnmatched`])
-    /// runs (on by default).
-    matching: bool,
-    /// Whether that matching orders the captures against the single steps of pawns of known
-    /// history (on by default).
-    timing: bool,
-    /// Whether that matching places the victim's missing pawns by each account of its pawns on
-    /// the board (on by default).
-    pawn_accounts: bool,
+    /// The fixpoint of the units that never moved, by what it reads of a position.
+    fixed: statics::FixedCache,
+    /// Pawns' walks to the promotion squares, by the walls and pawn moves they go round.
+    walks: promotion::WalkCache,
+    options: AnalyzerOptions,
 }
 
 impl Default for Analyzer {
@@ -108,44 +132,21 @@ impl Default for Analyzer {
 }
 
 impl Analyzer {
-    /// An analyser with an empty cache.
+    /// An analyser with an empty cache, running every rule.
     #[must_use]
     pub fn new() -> Analyzer {
+        Analyzer::with_options(AnalyzerOptions::default())
+    }
+
+    /// An analyser with an empty cache, running the rules `options` leaves on.
+    #[must_use]
+    pub fn with_options(options: AnalyzerOptions) -> Analyzer {
         Analyzer {
             pawns: pawns::PawnCache::new(),
-            accounting: true,
-            matching: true,
-            timing: true,
-            pawn_accounts: true,
+            fixed: statics::FixedCache::default(),
+            walks: promotion::WalkCache::default(),
+            options,
         }
-    }
-
-    /// Turns the global accounting of both sides' pawns ([`ReasonCode::CapturesUnaccounted`]) on
-    /// or off; it is on by default. Off, the analysis is weaker, never wrong: for benchmarks that
-    /// measure what the accounting costs.
-    pub fn set_accounting(&mut self, on: bool) {
-        self.accounting = on;
-    }
-
-    /// Turns the matching of missing units with captures ([`ReasonCode::CaptureUnmatched`]) on or
-    /// off; it is on by default. Off, the analysis is weaker, never wrong: for benchmarks.
-    pub fn set_matching(&mut self, on: bool) {
-        self.matching = on;
-    }
-
-    /// Turns the timing of that matching (which captures came before the single step of a pawn
-    /// of known history, and where their victims can have been by then) on or off; it is on by
-    /// default. Off, the analysis is weaker, never wrong: for benchmarks.
-    pub fn set_timing(&mut self, on: bool) {
-        self.timing = on;
-    }
-
-    /// Turns on or off the matching's accounts of the victim's pawns (each set of start files its
-    /// pawns on the board can leave, which says which pawns are missing and how far they can have
-    /// strayed); on by default. Off, the missing pawns may have started on any free start file:
-    /// weaker, never wrong; for benchmarks.
-    pub fn set_pawn_accounts(&mut self, on: bool) {
-        self.pawn_accounts = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -173,8 +174,10 @@ impl Analyzer {
         analysis
     }
 
-    /// [`Analyzer::is_illegal`] without looking at the positions one retraction back.
-    pub(crate) fn is_illegal_here(&mut self, pos: &RetroPosition) -> bool {
+    /// [`Analyzer::is_illegal`] without looking at the positions one retraction back: the rules
+    /// on `pos` alone, for a search that makes its own predecessors.
+    #[must_use]
+    pub fn is_illegal_here(&mut self, pos: &RetroPosition) -> bool {
         let mut reasons = Reasons::verdict_only();
         let _ = self.rules(pos, &mut reasons);
         !reasons.is_empty()
@@ -197,7 +200,7 @@ impl Analyzer {
         if out.settled() {
             return analysis;
         }
-        let statics = statics::analyze_statics(pos);
+        let statics = statics::analyze_statics(pos, Some(&mut self.fixed));
         (analysis.never_moved, analysis.caged) = (statics.never_moved, statics.caged);
         statics::unreachable_reasons(pos, &statics, out);
         let mut promoted_units = ByColor::<material::Promoted>::default();
@@ -208,27 +211,50 @@ impl Analyzer {
             let promoted = material::promoted(pos, &statics, color);
             material::count_reasons(pos, color, &statics, &promoted, out);
             *analysis.promoted.get_mut(color) = promoted.total.min(255) as u8;
-            *analysis.captures.get_mut(color) =
-                material::captures(pos, &statics, color, &promoted, &mut self.pawns, out);
+            *analysis.captures.get_mut(color) = material::captures(
+                pos,
+                &statics,
+                color,
+                &promoted,
+                &mut self.pawns,
+                &self.walks,
+                out,
+            );
             *promoted_units.get_mut(color) = promoted;
         }
         if out.settled() {
             return analysis;
         }
-        let known = history::Known {
+        let known = known::Known {
             pos,
             statics: &statics,
             promoted: &promoted_units,
             captures: &analysis.captures,
+            walks: &self.walks,
         };
         history::reasons(&known, out);
-        if out.is_empty() && self.accounting {
+        let options = self.options;
+        if out.is_empty() && options.accounting {
             accounting::global_accounting(&known, out);
         }
-        if out.is_empty() && self.matching {
-            accounting::unmatched_captures(&known, self.timing, self.pawn_accounts, out);
+        if out.is_empty() && options.matching {
+            accounting::unmatched_captures(&known, options.timing, options.pawn_accounts, out);
         }
         analysis
+    }
+}
+
+impl lookahead::Rules for Analyzer {
+    fn rules(&mut self, pos: &RetroPosition, out: &mut Reasons) -> Analysis {
+        Analyzer::rules(self, pos, out)
+    }
+
+    fn analyze_here(&mut self, pos: &RetroPosition) -> Analysis {
+        Analyzer::analyze_here(self, pos)
+    }
+
+    fn is_illegal_here(&mut self, pos: &RetroPosition) -> bool {
+        Analyzer::is_illegal_here(self, pos)
     }
 }
 
@@ -241,11 +267,8 @@ pub(crate) fn test_board(fen: &str) -> shakmaty::Board {
     pos.board().clone()
 }
 
-thread_local! {
-    static ANALYZER: RefCell<Analyzer> = RefCell::new(Analyzer::new());
-}
-
-/// Analyses `pos` statically with this thread's [`Analyzer`] (and so its pawn cache).
+/// Analyses `pos` statically with an [`Analyzer`] of its own: for one position; a caller that
+/// analyses many keeps an `Analyzer` and reuses its caches.
 ///
 /// ```
 /// use retrace_legal::{analyze, ReasonCode, Verdict};
@@ -265,11 +288,15 @@ thread_local! {
 /// ```
 #[must_use]
 pub fn analyze(pos: &RetroPosition) -> Analysis {
-    ANALYZER.with(|a| match a.try_borrow_mut() {
-        Ok(mut analyzer) => analyzer.analyze(pos),
-        // Only reachable if `analyze` were called from inside itself; a fresh analyser is correct.
-        Err(_) => Analyzer::new().analyze(pos),
-    })
+    Analyzer::new().analyze(pos)
+}
+
+thread_local! {
+    /// The analyser of [`is_illegal`] on this thread. A search that asks at every node through
+    /// [`is_illegal`] (the pruner of `retrace-search`, through `retrace-cage`) reuses its caches;
+    /// one that owns an [`Analyzer`] asks [`Analyzer::is_illegal`] instead. The caches only speed
+    /// the answer up: it is the same whatever this thread analysed before.
+    static ANALYZER: RefCell<Analyzer> = RefCell::new(Analyzer::new());
 }
 
 /// Whether [`analyze`] finds `pos` illegal, with this thread's [`Analyzer`]: the answer a search
@@ -288,11 +315,4 @@ pub fn is_illegal(pos: &RetroPosition) -> bool {
         Ok(mut analyzer) => analyzer.is_illegal(pos),
         Err(_) => Analyzer::new().is_illegal(pos),
     })
-}
-
-/// Whether [`analyze_with_cages`] finds `pos` illegal: [`is_illegal`], or a cage of `store` that
-/// `pos` contains.
-#[must_use]
-pub fn is_illegal_with_cages(pos: &RetroPosition, store: &CageStore) -> bool {
-    is_illegal(pos) || (!store.is_empty() && !store.reasons(pos).is_empty())
 }

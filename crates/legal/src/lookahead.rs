@@ -32,9 +32,21 @@ use shakmaty::Bitboard;
 use crate::text::color_name;
 use crate::{
     reasons::Reasons,
-    types::{Reason, ReasonCode},
-    Analyzer,
+    types::{Analysis, Reason, ReasonCode},
 };
+
+/// The rules on one position, as the look one retraction back needs them: implemented by the
+/// crate's `Analyzer`, so that the look back runs with the same caches without this file
+/// reaching up for it.
+pub(crate) trait Rules {
+    /// The rules on `pos`, each adding its reasons to `out`; the deductions (see the crate's
+    /// `Analyzer::rules`).
+    fn rules(&mut self, pos: &RetroPosition, out: &mut Reasons) -> Analysis;
+    /// The analysis of `pos` without looking back.
+    fn analyze_here(&mut self, pos: &RetroPosition) -> Analysis;
+    /// Whether the rules find `pos` illegal, without looking back.
+    fn is_illegal_here(&mut self, pos: &RetroPosition) -> bool;
+}
 
 /// Most retractions for which the predecessors are analysed.
 const MAX_RETRACTIONS: u64 = 8;
@@ -49,8 +61,8 @@ const MAX_DEEP: u64 = 64;
 const MAX_MOVERS: u32 = 6;
 
 /// Whether every predecessor of `pos` is illegal, decided as [`predecessors`] decides it but
-/// without a word of explanation: the answer of [`Analyzer::is_illegal`].
-pub(crate) fn predecessors_illegal(analyzer: &mut Analyzer, pos: &RetroPosition) -> bool {
+/// without a word of explanation: the answer of the crate's `Analyzer::is_illegal`.
+pub(crate) fn predecessors_illegal(analyzer: &mut impl Rules, pos: &RetroPosition) -> bool {
     let count = pos.count_retractions();
     if count == 0 || count > MAX_RETRACTIONS {
         return false;
@@ -67,7 +79,7 @@ pub(crate) fn predecessors_illegal(analyzer: &mut Analyzer, pos: &RetroPosition)
 }
 
 /// Appends a [`ReasonCode::PredecessorsIllegal`] reason if every predecessor of `pos` is illegal.
-pub(crate) fn predecessors(analyzer: &mut Analyzer, pos: &RetroPosition, out: &mut Vec<Reason>) {
+pub(crate) fn predecessors(analyzer: &mut impl Rules, pos: &RetroPosition, out: &mut Vec<Reason>) {
     let count = pos.count_retractions();
     if count == 0 || count > MAX_RETRACTIONS {
         return;
@@ -113,7 +125,7 @@ fn few_movers(pos: &RetroPosition, never_moved: Bitboard) -> bool {
 /// Why every predecessor of `pos` is illegal, if each is proven so by the static analysis or, failing
 /// that, by its own predecessors ([`shallow`]); `None` if one is not, or if `pos` has no or more
 /// than [`MAX_DEEP`] retractions.
-fn deeper(analyzer: &mut Analyzer, pos: &RetroPosition) -> Option<String> {
+fn deeper(analyzer: &mut impl Rules, pos: &RetroPosition) -> Option<String> {
     let count = pos.count_retractions();
     if count == 0 || count > MAX_DEEP {
         return None;
@@ -148,7 +160,7 @@ fn deeper(analyzer: &mut Analyzer, pos: &RetroPosition) -> Option<String> {
 }
 
 /// Whether every predecessor of `pos` is illegal as [`deeper`] decides it, without the words.
-fn deeper_illegal(analyzer: &mut Analyzer, pos: &RetroPosition) -> bool {
+fn deeper_illegal(analyzer: &mut impl Rules, pos: &RetroPosition) -> bool {
     let count = pos.count_retractions();
     if count == 0 || count > MAX_DEEP {
         return false;
@@ -161,7 +173,7 @@ fn deeper_illegal(analyzer: &mut Analyzer, pos: &RetroPosition) -> bool {
 
 /// Whether every predecessor of `pos` is proven illegal by the static analysis alone (`None` if
 /// one is not, or if `pos` has no or more than [`MAX_RETRACTIONS`] retractions).
-fn shallow(analyzer: &mut Analyzer, pos: &RetroPosition) -> Option<()> {
+fn shallow(analyzer: &mut impl Rules, pos: &RetroPosition) -> Option<()> {
     let count = pos.count_retractions();
     if count == 0 || count > MAX_RETRACTIONS {
         return None;

@@ -1,14 +1,15 @@
 //! Counting: units, pawns, promoted units, and the captures the pawn structure implies.
 
 use retrace_unmove::RetroPosition;
-use shakmaty::{Bitboard, Color, Role};
+use shakmaty::{Bitboard, Color};
 
 use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
+    class::{classes, Class},
     pawns::{capturing_pawns, impossible_group, PawnCache},
-    promotion,
+    promotion::{self, WalkCache},
     reasons::Reasons,
-    statics::{homes, Statics},
+    statics::Statics,
     types::{Captures, ReasonCode},
 };
 
@@ -24,47 +25,6 @@ pub(crate) struct Promoted {
     /// Units of the kinds that have more than the originals can account for, and units proven
     /// promoted: the squares to name in a message.
     pub squares: Bitboard,
-}
-
-/// A kind of piece for counting originals: a role, and for bishops the square colour.
-pub(crate) struct Class {
-    pub units: Bitboard,
-    pub originals: Bitboard,
-    pub name: &'static str,
-}
-
-/// The classes of `color`'s pieces that can be promoted units.
-pub(crate) fn classes(pos: &RetroPosition, color: Color) -> [Class; 5] {
-    let board = pos.board();
-    let mine = |role: Role| board.by_piece(role.of(color));
-    let bishops = homes(color, Role::Bishop);
-    [
-        Class {
-            units: mine(Role::Queen),
-            originals: homes(color, Role::Queen),
-            name: "queens",
-        },
-        Class {
-            units: mine(Role::Rook),
-            originals: homes(color, Role::Rook),
-            name: "rooks",
-        },
-        Class {
-            units: mine(Role::Knight),
-            originals: homes(color, Role::Knight),
-            name: "knights",
-        },
-        Class {
-            units: mine(Role::Bishop) & Bitboard::LIGHT_SQUARES,
-            originals: bishops & Bitboard::LIGHT_SQUARES,
-            name: "light-squared bishops",
-        },
-        Class {
-            units: mine(Role::Bishop) & Bitboard::DARK_SQUARES,
-            originals: bishops & Bitboard::DARK_SQUARES,
-            name: "dark-squared bishops",
-        },
-    ]
 }
 
 /// How many units of one class must be promoted: those proven promoted (`forced`), and those of
@@ -196,6 +156,7 @@ pub(crate) fn captures(
     color: Color,
     promoted: &Promoted,
     cache: &mut PawnCache,
+    walks: &WalkCache,
     out: &mut Reasons,
 ) -> Captures {
     let board = pos.board();
@@ -232,9 +193,9 @@ pub(crate) fn captures(
     } else {
         Vec::new()
     };
-    let mut sharper = promotion_bound(pos, statics, &budget, &demands, out);
+    let mut sharper = promotion_bound(pos, statics, &budget, &demands, walks, out);
     if fits {
-        sharper = walk_bound(statics, &budget, &demands, sharper, out);
+        sharper = walk_bound(statics, &budget, &demands, sharper, walks, out);
     }
     if by_pawns + by_pieces > missing {
         too_many_captures(statics, &budget, out);
@@ -264,12 +225,13 @@ fn promotion_bound(
     statics: &Statics,
     b: &Budget,
     demands: &[promotion::Demand],
+    walks: &WalkCache,
     out: &mut Reasons,
 ) -> u32 {
     if demands.is_empty() {
         return b.by_pawns;
     }
-    let found = promotion::min_captures(b.color, b.pawns, demands, statics, false);
+    let found = promotion::min_captures(b.color, b.pawns, demands, statics, false, walks);
     out.extend(promotion::no_promotion_square(pos, statics, b.color));
     if found.is_none_or(|c| c + b.by_pieces > b.missing) && b.by_pawns + b.by_pieces <= b.missing {
         out.add_built(ReasonCode::PromotionsNeedCaptures, || {
@@ -287,6 +249,7 @@ fn walk_bound(
     b: &Budget,
     demands: &[promotion::Demand],
     sharper: u32,
+    walks: &WalkCache,
     out: &mut Reasons,
 ) -> u32 {
     let left: Bitboard = statics
@@ -298,7 +261,7 @@ fn walk_bound(
     if (b.pawns & left).is_empty() || sharper + b.by_pieces > b.missing {
         return sharper;
     }
-    let walked = promotion::min_captures(b.color, b.pawns, demands, statics, true);
+    let walked = promotion::min_captures(b.color, b.pawns, demands, statics, true, walks);
     if walked.is_none_or(|c| c + b.by_pieces > b.missing) {
         out.add_built(ReasonCode::PawnWalksNeedCaptures, || {
             promotion::walk_reason(

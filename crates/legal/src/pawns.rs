@@ -31,17 +31,17 @@ pub(crate) const fn light_promotion_files(color: Color) -> u8 {
 ///
 /// Invariant: `best[a][b]` is the minimum number of captures by the pawns on the board over all
 /// assignments leaving `a` unused start files whose promotion square is light and `b` whose
-/// promotion square is dark, or [`INF`] when no assignment leaves that pattern; all entries are
-/// [`INF`] exactly when the structure is impossible.
+/// promotion square is dark, or `INF` (`u8::MAX`) when no assignment leaves that pattern; all
+/// entries are `INF` exactly when the structure is impossible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PawnCost {
+pub struct PawnCost {
     best: [[u8; 5]; 5],
 }
 
 impl PawnCost {
     /// Computes the table for the pawns `pawns` of `color` (at most 8 of them; more is impossible).
     #[must_use]
-    pub(crate) fn compute(color: Color, pawns: Bitboard) -> PawnCost {
+    pub fn compute(color: Color, pawns: Bitboard) -> PawnCost {
         Self::compute_by(color, pawns, |sq, start| plain_cost(color, sq, start))
     }
 
@@ -102,7 +102,7 @@ impl PawnCost {
     /// light squares and `dark` on dark ones: each needs an unused start file, and one whose
     /// promotion square has the wrong colour costs one capture more. `None` if impossible.
     #[must_use]
-    pub(crate) fn min_captures(&self, light: u32, dark: u32) -> Option<u32> {
+    pub fn min_captures(&self, light: u32, dark: u32) -> Option<u32> {
         let mut best: Option<u32> = None;
         for (a, row) in self.best.iter().enumerate() {
             for (b, &cost) in row.iter().enumerate() {

@@ -30,9 +30,10 @@ use shakmaty::{Bitboard, Board, Color, File, Rank, Square};
 
 use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
-    material::classes,
+    class::classes,
+    geometry::{promotion_squares, region_cut, timed_forward, TimedList},
     pawns::plain_cost,
-    statics::{promotion_squares, region_cut, timed_forward, Statics, TimedList},
+    statics::Statics,
     types::{Reason, ReasonCode},
 };
 
@@ -213,21 +214,21 @@ pub(crate) type Walks = [[u8; 64]; 8];
 
 /// Recent [`Walks`] by what they depend on. Inside a search most positions share their units that
 /// never moved and their pawns' one-step histories with the position before, so the walks repeat.
-struct WalkCache {
-    slots: Vec<Option<(Color, Bitboard, CutSteps, Walks)>>,
+/// Owned by an `Analyzer`, lent to the rules of one analysis; its slots are made on first use.
+#[derive(Default)]
+pub(crate) struct WalkCache {
+    slots: RefCell<Vec<WalkSlot>>,
 }
+
+/// A [`WalkCache`] slot: what the walks depend on (the colour, the static squares, the pawns of
+/// known history), and the walks.
+type WalkSlot = Option<(Color, Bitboard, CutSteps, Walks)>;
 
 /// Slots of the [`WalkCache`] (a power of two).
 const WALK_SLOTS: usize = 1 << 8;
 
-thread_local! {
-    static WALKS: RefCell<WalkCache> = RefCell::new(WalkCache {
-        slots: vec![None; WALK_SLOTS],
-    });
-}
-
-/// The walks of `color`'s pawns from every start file, from this thread's cache when it has them.
-fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps) -> Walks {
+/// The walks of `color`'s pawns from every start file, from `cache` when it has them.
+fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps, cache: &WalkCache) -> Walks {
     let compute = || {
         let mut by_start = [[NO_WALK; 64]; 8];
         for (start, costs) in by_start.iter_mut().enumerate() {
@@ -243,27 +244,33 @@ fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps) -> Walks {
         })
         .wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let index = (hash >> 56) as usize % WALK_SLOTS;
-    WALKS.with(|cache| {
-        let Ok(mut cache) = cache.try_borrow_mut() else {
-            return compute();
-        };
-        match cache.slots.get(index) {
-            Some(Some((c, f, k, walks))) if *c == color && *f == fixed && k == cuts => *walks,
-            _ => {
-                let walks = compute();
-                if let Some(slot) = cache.slots.get_mut(index) {
-                    *slot = Some((color, fixed, cuts.clone(), walks));
-                }
-                walks
+    let Ok(mut slots) = cache.slots.try_borrow_mut() else {
+        return compute();
+    };
+    if slots.is_empty() {
+        *slots = vec![None; WALK_SLOTS];
+    }
+    match slots.get(index) {
+        Some(Some((c, f, k, walks))) if *c == color && *f == fixed && k == cuts => *walks,
+        _ => {
+            let walks = compute();
+            if let Some(slot) = slots.get_mut(index) {
+                *slot = Some((color, fixed, cuts.clone(), walks));
             }
+            walks
         }
-    })
+    }
 }
 
 /// The walks of `color`'s pawns from every start file around the static squares of `statics`,
 /// never along the move of a pawn of known history (see [`walk_costs`]).
-pub(crate) fn walls_walks(color: Color, statics: &Statics) -> Walks {
-    walks(color, statics.fixed, &CutSteps::new(color, &statics.timed))
+pub(crate) fn walls_walks(color: Color, statics: &Statics, cache: &WalkCache) -> Walks {
+    walks(
+        color,
+        statics.fixed,
+        &CutSteps::new(color, &statics.timed),
+        cache,
+    )
 }
 
 /// The fewest captures the pawn of `color` on `sq` made if it started on file `start` ([`NONE`] if
@@ -323,6 +330,7 @@ pub(crate) fn min_captures(
     demands: &[Demand],
     statics: &Statics,
     timed_walks: bool,
+    cache: &WalkCache,
 ) -> Option<u32> {
     let list: Vec<Square> = pawns.into_iter().collect();
     if list.len() + demands.len() > 8 {
@@ -332,7 +340,7 @@ pub(crate) fn min_captures(
     let by_start = if demands.is_empty() && !timed_walks {
         [[NO_WALK; 64]; 8]
     } else {
-        walls_walks(color, statics)
+        walls_walks(color, statics, cache)
     };
     let table: Vec<[u32; 8]> = demands
         .iter()

@@ -33,9 +33,13 @@
 use retrace_unmove::{pawn_forward, role_name, RetroPosition};
 use shakmaty::{attacks, Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 
+use crate::geometry::{
+    dilate, flood_until, home_role, homes, permanently_attacked, promotion_squares, region_cut,
+    steps, timed_back, timed_forward, Timed, TimedList, Until, NO_CUTS,
+};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, squares_or, squares_text};
-use crate::{types::ReasonCode, CAGE_LIMIT};
+use crate::types::ReasonCode;
 
 /// What the static analysis found.
 #[derive(Clone, Debug, Default)]
@@ -118,149 +122,9 @@ pub(crate) enum Rearrangement {
     Order,
 }
 
-/// The role whose original stands on `sq` in the initial array, for `color`'s back rank.
-pub(crate) fn home_role(color: Color, sq: Square) -> Option<Role> {
-    if sq.rank() != color.backrank() {
-        return None;
-    }
-    Some(match sq.file() {
-        File::A | File::H => Role::Rook,
-        File::B | File::G => Role::Knight,
-        File::C | File::F => Role::Bishop,
-        File::D => Role::Queen,
-        _ => Role::King,
-    })
-}
-
-/// Home squares of `color`'s originals of `role` (empty for pawns, which are handled elsewhere).
-pub(crate) fn homes(color: Color, role: Role) -> Bitboard {
-    let files: &[File] = match role {
-        Role::Pawn => &[],
-        Role::Knight => &[File::B, File::G],
-        Role::Bishop => &[File::C, File::F],
-        Role::Rook => &[File::A, File::H],
-        Role::Queen => &[File::D],
-        Role::King => &[File::E],
-    };
-    files
-        .iter()
-        .map(|&f| Square::from_coords(f, color.backrank()))
-        .collect()
-}
-
-/// Squares one step of `role` away from `sq` (for sliders: the adjacent squares on their lines).
-pub(crate) fn steps(role: Role, sq: Square) -> Bitboard {
-    match role {
-        Role::Pawn => Bitboard::EMPTY,
-        Role::Knight => attacks::knight_attacks(sq),
-        Role::Bishop => attacks::bishop_attacks(sq, Bitboard::FULL),
-        Role::Rook => attacks::rook_attacks(sq, Bitboard::FULL),
-        Role::Queen | Role::King => attacks::king_attacks(sq),
-    }
-}
-
-/// One step of `role` from every square of `from`.
-pub(crate) fn dilate(role: Role, from: Bitboard) -> Bitboard {
-    let b = u64::from(from);
-    let not_a = !0x0101_0101_0101_0101u64;
-    let not_h = !0x8080_8080_8080_8080u64;
-    let east = |x: u64| (x & not_h) << 1;
-    let west = |x: u64| (x & not_a) >> 1;
-    let orth = |x: u64| east(x) | west(x) | x << 8 | x >> 8;
-    let diag = |x: u64| {
-        let ew = east(x) | west(x);
-        ew << 8 | ew >> 8
-    };
-    Bitboard(match role {
-        Role::Pawn => 0,
-        Role::Rook => orth(b),
-        Role::Bishop => diag(b),
-        Role::Queen | Role::King => orth(b) | diag(b),
-        Role::Knight => {
-            let not_ab = not_a & !0x0202_0202_0202_0202u64;
-            let not_gh = not_h & !0x4040_4040_4040_4040u64;
-            let one = (b & not_h) << 1 | (b & not_a) >> 1;
-            let two = (b & not_gh) << 2 | (b & not_ab) >> 2;
-            one << 16 | one >> 16 | two << 8 | two >> 8
-        }
-    })
-}
-
-/// Promotion squares of `color` a pawn can ever have promoted on, given the static squares.
-pub(crate) fn promotion_squares(color: Color, fixed: Bitboard) -> Bitboard {
-    let last = Bitboard::from_rank(color.relative_rank(Rank::Eighth));
-    (last & !fixed)
-        .into_iter()
-        .filter(|&p| {
-            let back = -pawn_forward(color);
-            let straight = p
-                .offset(back)
-                .map_or(Bitboard::EMPTY, Bitboard::from_square);
-            let origins = straight | attacks::pawn_attacks(color.other(), p);
-            (origins & !fixed).any()
-        })
-        .collect()
-}
-
-/// One step of `role` from `frontier` into `open`, never along the move of a pawn of `cuts`: such a
-/// pawn stood on its start square until its one move and on its present square after it, so no
-/// unit ever moved between the two squares (nor slid over both).
-pub(crate) fn step(role: Role, frontier: Bitboard, open: Bitboard, cuts: &TimedList) -> Bitboard {
-    let mut next = dilate(role, frontier) & open;
-    for t in cuts.iter() {
-        for (a, b) in [(t.from, t.to), (t.to, t.from)] {
-            if frontier.contains(a)
-                && next.contains(b)
-                && !dilate(role, frontier.without(a)).contains(b)
-            {
-                next.discard(b);
-            }
-        }
-    }
-    next
-}
-
-/// The squares a unit of `role` on `from` can have visited, moving by steps through `open` squares
-/// and never crossing the move of a pawn of `cuts` (see [`step`]). Stops early once the region
-/// meets `target` and exceeds `limit` squares: then the caller learns only that much (a target is
-/// reachable, the region is larger than `limit`).
-pub(crate) fn region_cut(
-    role: Role,
-    from: Square,
-    open: Bitboard,
-    target: Bitboard,
-    limit: usize,
-    cuts: &TimedList,
-) -> Bitboard {
-    let seeds = Bitboard::from_square(from);
-    flood_until(
-        role,
-        seeds,
-        open,
-        cuts,
-        Until::MeetsBeyond { target, limit },
-    )
-    .unwrap_or(seeds)
-}
-
 /// The largest region (in squares) whose paths are refined by pawn timing; larger regions are left
 /// as they are, which is sound (a larger region only allows more).
 const TIMING_LIMIT: usize = 16;
-
-/// Squares attacked at every moment of the game by the static units of `by` (in `fixed`): the
-/// squares a pawn on its second rank attacks, and the squares next to a static piece on its lines.
-/// A king of the other colour can never have stood on one of them.
-pub(crate) fn permanently_attacked(board: &Board, fixed: Bitboard, by: Color) -> Bitboard {
-    let mut out = Bitboard::EMPTY;
-    for sq in fixed & board.by_color(by) {
-        if let Some(piece) = board.piece_at(sq) {
-            // With every square occupied a slider attacks exactly its adjacent squares, which no
-            // blocker can ever shield.
-            out |= attacks::attacks(sq, piece, Bitboard::FULL);
-        }
-    }
-    out
-}
 
 /// Squares no king of the other colour than `by` can ever have stood on: those
 /// [`permanently_attacked`] by the static units of `by`, and the squares `by`'s pawns of known
@@ -278,18 +142,6 @@ pub(crate) fn always_guarded(
         .map(|t| t.to)
         .collect();
     permanently_attacked(board, fixed, by) | captured_onto
-}
-
-/// A pawn with a known one-step history: it stood on `from` from the start until one move T and
-/// has stood on `to` from T until now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Timed {
-    /// The pawn's colour.
-    pub color: Color,
-    /// Its start square (on its second rank).
-    pub from: Square,
-    /// Its present square (on its third rank).
-    pub to: Square,
 }
 
 /// For a pawn on its third rank: its colour and the squares of its second rank it can have come
@@ -316,34 +168,6 @@ pub(crate) fn one_step_origins(
         .map_or(Bitboard::EMPTY, Bitboard::from_square);
     let origins = (straight | attacks::pawn_attacks(color.other(), to)) & !fixed;
     origins.any().then_some((color, origins))
-}
-
-/// The pawns with a known one-step history, without allocating (at most 16 pawns qualify).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct TimedList {
-    items: [Option<Timed>; 16],
-}
-
-impl TimedList {
-    /// The pawns, in square order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = Timed> + '_ {
-        self.items.iter().map_while(|t| *t)
-    }
-
-    /// Adds `t` unless a pawn on its square is listed already or the list is full; returns
-    /// whether it was added.
-    pub(crate) fn push(&mut self, t: Timed) -> bool {
-        if self.iter().any(|u| u.to == t.to) {
-            return false;
-        }
-        match self.items.iter_mut().find(|slot| slot.is_none()) {
-            Some(slot) => {
-                *slot = Some(t);
-                true
-            }
-            None => false,
-        }
-    }
 }
 
 /// Every pawn with a known one-step history: a pawn on its third rank with exactly one square it
@@ -398,136 +222,16 @@ fn timed_pawns(board: &Board, fixed: Bitboard) -> TimedList {
     out
 }
 
-/// The squares of `targets` a unit of `role` now on `x` can have stood on at the moment `t` was
-/// played or earlier (`None` if more than `limit` squares are open to it after that move), given that `walls` were occupied throughout, `t.from` up to that move and `t.to` after
-/// it. For a king of the other colour than the pawn (`king` is its colour), the pawn's attacks close
-/// squares too: those of `t.from` before the move, those of `t.to` after it.
-///
-/// The unit's path after the move runs through squares open after it, from a square `y` where it
-/// stood at the move: `y` is neither `t.from` (the pawn stood there) nor `t.to` (the pawn moved
-/// there). For a king `y` may be attacked from `t.to` (the pawn's move gave check), so it is any
-/// square next to that path. Before the move the path runs through squares open before it.
-pub(crate) fn timed_back(
-    role: Role,
-    x: Square,
-    walls: Bitboard,
-    t: Timed,
-    king: Option<Color>,
-    limit: usize,
-    targets: Bitboard,
-) -> Option<Bitboard> {
-    let (att0, att1) = match king {
-        Some(k) if k != t.color => (
-            attacks::pawn_attacks(t.color, t.from),
-            attacks::pawn_attacks(t.color, t.to),
-        ),
-        _ => (Bitboard::EMPTY, Bitboard::EMPTY),
-    };
-    let open0 = !walls & !Bitboard::from_square(t.from) & !att0;
-    let open1 = !walls & !Bitboard::from_square(t.to) & !att1;
-    let after = bounded_flood(role, Bitboard::from_square(x), open1, limit)?;
-    let at_move = if king.is_some() {
-        after | dilate(Role::King, after)
-    } else {
-        after
-    } & open0
-        & !Bitboard::from_square(t.to);
-    let reached = flood_until(role, at_move, open0, &NO_CUTS, Until::Covers(targets));
-    Some(reached.unwrap_or(at_move) & targets)
-}
-
-/// The squares an original of `role` starting on `home` can ever have visited, given that `walls`
-/// were occupied throughout, `t.from` up to the pawn's move and `t.to` after it, if they are at
-/// most `limit`. The mirror image of [`timed_back`] for pieces other than kings.
-pub(crate) fn timed_forward(
-    role: Role,
-    home: Square,
-    walls: Bitboard,
-    t: Timed,
-    limit: usize,
-) -> Option<Bitboard> {
-    let open0 = !walls & !Bitboard::from_square(t.from);
-    let open1 = !walls & !Bitboard::from_square(t.to);
-    let before = bounded_flood(role, Bitboard::from_square(home), open0, limit)?;
-    let after = bounded_flood(role, before & !Bitboard::from_square(t.to), open1, limit)?;
-    Some(before | after).filter(|b| b.count() <= limit)
-}
-
-/// No pawn move to respect: a flood through squares open the whole time.
-const NO_CUTS: TimedList = TimedList { items: [None; 16] };
-
-/// Where a flood may stop before its closure.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Until {
-    /// Never: the whole closure.
-    Closed,
-    /// Given up (`None`) as soon as the squares reached exceed this many.
-    Exceeds(usize),
-    /// Stopped once the squares reached meet `target` and exceed `limit`.
-    MeetsBeyond {
-        /// Squares the caller wants to know reachable.
-        target: Bitboard,
-        /// How many squares are enough once a target is reached.
-        limit: usize,
-    },
-    /// Stopped once every square of these is reached.
-    Covers(Bitboard),
-}
-
-/// The flood fill, the one loop every region of the analysis is made by: the squares reached from
-/// `seeds` by steps of `role` into `open` squares, never along the move of a pawn of `cuts` (see
-/// [`step`]), stopped as `until` says: `Err` with the squares reached so far only when
-/// [`Until::Exceeds`] gives up.
-pub(crate) fn flood_until(
-    role: Role,
-    seeds: Bitboard,
-    open: Bitboard,
-    cuts: &TimedList,
-    until: Until,
-) -> Result<Bitboard, Bitboard> {
-    let mut seen = seeds;
-    let mut frontier = seeds;
-    loop {
-        match until {
-            Until::Exceeds(limit) if seen.count() > limit => return Err(seen),
-            Until::MeetsBeyond { target, limit }
-                if (seen & target).any() && seen.count() > limit =>
-            {
-                return Ok(seen)
-            }
-            Until::Covers(targets) if targets.is_subset(seen) => return Ok(seen),
-            _ => {}
-        }
-        let next = step(role, frontier, open, cuts) & !seen;
-        if next.is_empty() {
-            return Ok(seen);
-        }
-        seen |= next;
-        frontier = next;
-    }
-}
-
-/// The closure of `seeds` under steps of `role` into `open` squares.
-pub(crate) fn flood(role: Role, seeds: Bitboard, open: Bitboard) -> Bitboard {
-    flood_until(role, seeds, open, &NO_CUTS, Until::Closed).unwrap_or(seeds)
-}
-
-/// [`flood`], given up (`None`) as soon as it exceeds `limit` squares.
-pub(crate) fn bounded_flood(
-    role: Role,
-    seeds: Bitboard,
-    open: Bitboard,
-    limit: usize,
-) -> Option<Bitboard> {
-    flood_until(role, seeds, open, &NO_CUTS, Until::Exceeds(limit)).ok()
-}
-
 /// The squares occupied by the same unit throughout every game that reaches `pos` (pawns on their
 /// start squares, frozen originals, and originals whose every first step is such a square), and,
 /// for each side, the home squares whose original was walled in the same way but is gone (it was
 /// captured at home).
+/// With `cache`, the fixpoint is looked up there first and kept there.
 #[must_use]
-pub(crate) fn fixed_and_stuck(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboard>) {
+pub(crate) fn fixed_and_stuck(
+    pos: &RetroPosition,
+    cache: Option<&mut FixedCache>,
+) -> (Bitboard, ByColor<Bitboard>) {
     let board = pos.board();
     let mut fixed = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh));
@@ -541,35 +245,41 @@ pub(crate) fn fixed_and_stuck(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboar
         }
     }
     fixed |= pos.frozen() & at_home;
+    let Some(cache) = cache else {
+        return fixpoint(fixed, at_home);
+    };
     let key = (fixed, at_home);
     let slot = ((u64::from(fixed) ^ u64::from(at_home).rotate_left(29))
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         >> 54) as usize
         % FIXED_SLOTS;
-    FIXED_CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if let Some((k, value)) = cache[slot] {
-            if k == key {
-                return value;
-            }
+    if cache.slots.is_empty() {
+        cache.slots = vec![None; FIXED_SLOTS];
+    }
+    if let Some(Some((k, value))) = cache.slots.get(slot) {
+        if *k == key {
+            return *value;
         }
-        let value = fixpoint(fixed, at_home);
-        cache[slot] = Some((key, value));
-        value
-    })
+    }
+    let value = fixpoint(fixed, at_home);
+    if let Some(entry) = cache.slots.get_mut(slot) {
+        *entry = Some((key, value));
+    }
+    value
 }
 
-/// Slots of the per-thread cache of [`fixed_and_stuck`] (a power of two).
+/// Slots of a [`FixedCache`] (a power of two).
 const FIXED_SLOTS: usize = 1 << 10;
 
-/// A [`fixed_and_stuck`] cache slot: what the fixpoint reads of a position, and its result.
+/// A [`FixedCache`] slot: what the fixpoint reads of a position, and its result.
 type FixedSlot = Option<((Bitboard, Bitboard), (Bitboard, ByColor<Bitboard>))>;
 
-thread_local! {
-    /// The pawns at home and the originals at home change far less often than positions in a
-    /// search: the fixpoint is cached on them.
-    static FIXED_CACHE: std::cell::RefCell<Vec<FixedSlot>> =
-        std::cell::RefCell::new(vec![None; FIXED_SLOTS]);
+/// Recent results of [`fixed_and_stuck`]'s fixpoint, by what it reads of a position (the squares
+/// known fixed and the originals at home), which change far less often than positions in a
+/// search. Owned by an `Analyzer`; its slots are made on first use.
+#[derive(Default)]
+pub(crate) struct FixedCache {
+    slots: Vec<FixedSlot>,
 }
 
 /// The least fixpoint of [`fixed_and_stuck`] from the squares known fixed and the originals
@@ -607,14 +317,17 @@ fn fixpoint(mut fixed: Bitboard, at_home: Bitboard) -> (Bitboard, ByColor<Bitboa
 /// unit ever entered or left them, so they are walls for every move of the game.
 #[must_use]
 pub fn permanent_squares(pos: &RetroPosition) -> Bitboard {
-    fixed_and_stuck(pos).0
+    fixed_and_stuck(pos, None).0
 }
 
-/// Runs the static analysis of `pos`.
+/// The largest pen (in squares) whose units are reported in [`crate::Analysis::caged`].
+pub const CAGE_LIMIT: u32 = 8;
+
+/// Runs the static analysis of `pos` (with `cache`, see [`fixed_and_stuck`]).
 #[must_use]
-pub(crate) fn analyze_statics(pos: &RetroPosition) -> Statics {
+pub(crate) fn analyze_statics(pos: &RetroPosition, cache: Option<&mut FixedCache>) -> Statics {
     let board = pos.board();
-    let (mut fixed, stuck) = fixed_and_stuck(pos);
+    let (mut fixed, stuck) = fixed_and_stuck(pos, cache);
     let mut out = Statics::default();
     for color in Color::ALL {
         *out.stuck_missing.get_mut(color) = *stuck.get(color);

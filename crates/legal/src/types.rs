@@ -132,7 +132,7 @@ reason_codes! {
     CrowdedHomePen = "crowded_home_pen",
     /// Every line of retractions from the position, with every uncapture the missing units allow,
     /// repeats a position or dies within a finite set: no history leads back to the initial array
-    /// (the whole board verified as a cage, see `cage::closure`).
+    /// (the whole board verified as a cage, see `retrace_cage::closure`).
     Closure = "closure",
     /// No account of both sides' pawns (on the board and those that promoted) to start files fits
     /// the units each side is missing, once the pawns of both colours that passed each other on a

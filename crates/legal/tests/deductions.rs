@@ -203,8 +203,10 @@ fn captures_before_a_single_step_took_only_what_could_reach_them() {
         .all(|s| squares.contains(s)));
     assert!(a.reasons[0].message.contains("before d7-d6"));
     // Without the timing, the matching finds a capture for every unit.
-    let mut untimed = retrace_legal::Analyzer::new();
-    untimed.set_timing(false);
+    let mut untimed = retrace_legal::Analyzer::with_options(retrace_legal::AnalyzerOptions {
+        timing: false,
+        ..retrace_legal::AnalyzerOptions::default()
+    });
     let a = untimed.analyze(&support::pos(
         "2b1kb2/ppP1ppp1/2pp4/7p/8/8/PPPPPPP1/RNBQKBNR b - -",
     ));

@@ -5,7 +5,7 @@
 use std::sync::{atomic::AtomicBool, Arc};
 
 use clap::ValueEnum;
-use retrace_legal::CageStore;
+use retrace_cage::CageStore;
 use retrace_search::{GameFacts, LegalPruner, SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS};
 use retrace_unmove::{FenFacts, RetroPosition};
 use shakmaty::{ByColor, Color};

@@ -200,7 +200,7 @@ pub enum CageCommand {
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
         /// Nodes the verification may expand before giving up.
-        #[arg(long, value_name = "N", default_value_t = retrace_legal::cage::VerifyOptions::default().max_nodes)]
+        #[arg(long, value_name = "N", default_value_t = retrace_cage::VerifyOptions::default().max_nodes)]
         max_nodes: u64,
         /// Print one JSON document.
         #[arg(long)]

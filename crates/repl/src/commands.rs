@@ -10,8 +10,8 @@ use std::{
     time::{Duration, Instant},
 };
 
+use retrace_cage::{Cage, CageStore};
 use retrace_legal::text::plural;
-use retrace_legal::{Cage, CageStore};
 use retrace_unmove::{retro_perft_limited, PerftLimit, RetroPosition};
 use serde_json::{json, Value};
 use shakmaty::{ByColor, Color, Square};
@@ -87,7 +87,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             max_nodes,
         }) => {
             let store = load_cages(cages.as_deref())?;
-            for_each_position(&position, |pos| check(pos, &store, prove, max_nodes))
+            // Each line gets the cages with a memo of its own (a clone): its answer is the same
+            // whatever `--jobs` and whatever lines came before.
+            for_each_position(&position, |pos| {
+                check(pos, &store.clone(), prove, max_nodes)
+            })
         }
         Some(Command::Cage(CageCommand::Verify {
             fen,
@@ -107,7 +111,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 captures: captures.as_deref(),
                 max_nodes,
             };
-            let answer = |text: &str| cage_verify(text, &claim, &store);
+            let answer = |text: &str| cage_verify(text, &claim, &store.clone());
             if fen != "-" {
                 print_answer(&answer(&fen)?, json)?;
                 return Ok(exit_status());
@@ -145,7 +149,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 ..SolveRequest::new(depth)
             };
             for_each_position_text(&position, |pos, fen| {
-                solve(pos, fen, &request, jsonl, &store)
+                solve(pos, fen, &request, jsonl, &store.clone())
             })
         }
         Some(Command::Proofgame {
@@ -282,7 +286,7 @@ fn check(
     prove: Option<u32>,
     max_nodes: Option<u64>,
 ) -> Result<Answer, CliError> {
-    let analysis = retrace_legal::analyze_thoroughly(pos, cages);
+    let analysis = retrace_cage::analyze_thoroughly(pos, cages);
     let mut reasons: Vec<Value> = analysis.reasons.iter().map(render::reason_json).collect();
     // Legality by retraction, only where the analysis alone found nothing.
     let report = prove.filter(|_| reasons.is_empty()).map(|depth| {
@@ -453,9 +457,9 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     };
     let text = read_text_file(file, "cage file").map_err(CliError::BadInput)?;
     let cancel = interrupt_flag();
-    let budget = retrace_legal::cage::LoadBudget {
+    let budget = retrace_cage::LoadBudget {
         cancel: Some(&cancel),
-        ..retrace_legal::cage::LoadBudget::default()
+        ..retrace_cage::LoadBudget::default()
     };
     let (store, errors) = CageStore::load_within(&text, &budget);
     if errors.is_empty() {
@@ -487,7 +491,7 @@ struct ClaimRequest<'a> {
 
 /// `cage verify`: is the claim a cage? The cages of `store` count as proven.
 fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
-    use retrace_legal::cage::Failure;
+    use retrace_cage::Failure;
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
     let zone = claim.zone.map(|list| list.iter().copied().collect());
@@ -496,13 +500,12 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
     if let Some(bounds) = claim.captures {
         cage.captures = Cage::parse_captures(bounds).map_err(bad)?;
     }
-    let options = retrace_legal::cage::VerifyOptions {
+    let options = retrace_cage::VerifyOptions {
         max_nodes: claim.max_nodes,
-        ..retrace_legal::cage::VerifyOptions::default()
+        ..retrace_cage::VerifyOptions::default()
     };
     let cancel = interrupt_flag();
-    let verification =
-        retrace_legal::cage::verify_cancellable(&cage, store, &options, Some(&cancel));
+    let verification = retrace_cage::verify_cancellable(&cage, store, &options, Some(&cancel));
     let text = match &verification.outcome {
         Ok(()) => format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes),
         Err(escape) => {

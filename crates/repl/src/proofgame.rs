@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use retrace_legal::CageStore;
+use retrace_cage::CageStore;
 use retrace_search::{
     game_score, proof_games, side_to_move_after, to_pgn_tagged, LegalPruner, ProofGameParams,
     ProofGames,

@@ -9,10 +9,9 @@ use std::{
     sync::{atomic::AtomicBool, Arc},
 };
 
+use retrace_cage::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, LoadBudget};
 use retrace_legal::text::{color_name, plural};
-use retrace_legal::{
-    analyze_thoroughly, analyze_with_cages, cage::LoadBudget, Cage, CageStore, Reason,
-};
+use retrace_legal::Reason;
 use retrace_search::{
     line_notation, prove_within, solve, to_pgn, to_pgn_tagged, GameFacts, LegalPruner, Progress,
     Proof, ProofGameParams,
@@ -803,7 +802,7 @@ impl Session {
         let mut selected = board.occupied();
         let mut zone = None;
         let mut depth = None;
-        let mut options = retrace_legal::cage::VerifyOptions::default();
+        let mut options = retrace_cage::VerifyOptions::default();
         let mut except = false;
         let mut listed = shakmaty::Bitboard::EMPTY;
         while let Some(word) = words.next() {
@@ -846,7 +845,7 @@ impl Session {
         let cage = Cage::from_parts(cage_board, zone, frozen, depth).map_err(|e| e.to_string())?;
         match self
             .cages
-            .insert_cancellable(cage.clone(), &options, Some(cancel))
+            .prove_cancellable(cage.clone(), &options, Some(cancel))
         {
             Ok(v) => Ok(format!(
                 "verified in {} nodes and stored as cage {}: {cage}",

@@ -11,7 +11,7 @@ mod retractor;
 
 use std::time::{Duration, Instant};
 
-use retrace_legal::CageStore;
+use retrace_cage::CageStore;
 use retractor::{corpus, Judge};
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {

@@ -11,7 +11,8 @@ mod retractor;
 
 use std::{cell::Cell, sync::atomic::AtomicBool, time::Instant};
 
-use retrace_legal::{cage::closure, CageStore, Reason};
+use retrace_cage::{closure, CageStore};
+use retrace_legal::Reason;
 use retrace_search::{prove_measured, LegalPruner, Proof, Pruner, PROVE_CLOSURE_NODES};
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;

@@ -23,10 +23,8 @@ use std::{
     time::Duration,
 };
 
-use retrace_legal::{
-    cage::{closure, AutoLimits},
-    find_cage, CageStore, Reason,
-};
+use retrace_cage::{closure, find_cage, AutoLimits, CageStore};
+use retrace_legal::Reason;
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::ByColor;
 
@@ -63,7 +61,7 @@ pub trait Pruner {
     }
 
     /// The costliest proof that `pos` is illegal: its closure, every line of retractions from it
-    /// repeating or dying in a finite set ([`retrace_legal::cage::closure`]), within at most
+    /// repeating or dying in a finite set ([`retrace_cage::closure`]), within at most
     /// `max_nodes` nodes (the asking search's budget left, if it has one) and stopping soon after
     /// `cancel` is set. [`prove`] asks it of the position and of the last move it would report;
     /// just as sound as [`Pruner::is_illegal`]; by default it proves nothing.
@@ -115,7 +113,7 @@ pub const SEARCH_CAGE_LIMITS: AutoLimits = AutoLimits {
 /// in the store's cache; positions whose closure is sure to be larger are not tried. The last
 /// move [`prove`] would report gets a quarter of it. (At 20,000 nodes, `prove 20` on the public
 /// retractor suite took 1.5 times as long as without the closure, and closed nothing more.)
-pub const PROVE_CLOSURE_NODES: u64 = retrace_legal::cage::CHECK_CLOSURE_NODES;
+pub const PROVE_CLOSURE_NODES: u64 = retrace_cage::CHECK_CLOSURE_NODES;
 
 /// The store of a pruner given none: empty, but it keeps what the cage attempts learn for the
 /// whole process.
@@ -187,7 +185,7 @@ impl<'c> LegalPruner<'c> {
 
 impl Pruner for LegalPruner<'_> {
     fn is_illegal(&self, pos: &RetroPosition) -> bool {
-        retrace_legal::is_illegal_with_cages(pos, self.cages)
+        retrace_cage::is_illegal_with_cages(pos, self.cages)
     }
 
     fn has_deep(&self) -> bool {

@@ -7,7 +7,7 @@
 //! run (200 in release, a few seconds; 20 in a debug build); `PROPTEST_CASES=5000` hunts longer.
 
 use proptest::prelude::*;
-use retrace_legal::cage::AutoLimits;
+use retrace_cage::AutoLimits;
 use retrace_search::{prove_within, solve, LegalPruner, Proof, SolveParams};
 use retrace_testkit::{arbitrary_position, well_formed_message};
 use retrace_unmove::{Retraction, RetroPosition};

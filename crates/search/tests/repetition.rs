@@ -170,8 +170,8 @@ impl retrace_search::Pruner for ClosureOnly {
         _: Option<u64>,
         cancel: Option<&std::sync::atomic::AtomicBool>,
     ) -> Option<retrace_legal::Reason> {
-        let store = retrace_legal::CageStore::new();
-        retrace_legal::cage::closure(pos, &store, retrace_search::PROVE_CLOSURE_NODES, cancel)
+        let store = retrace_cage::CageStore::new();
+        retrace_cage::closure(pos, &store, retrace_search::PROVE_CLOSURE_NODES, cancel)
             .closed
             .map(|c| c.reason())
     }

@@ -10,7 +10,7 @@
 #[path = "support/retractor.rs"]
 mod retractor;
 
-use retrace_legal::CageStore;
+use retrace_cage::CageStore;
 use retractor::{canon, corpus, of_type, parse, Judge, Problem};
 
 /// Problems decided without the hint cages (the automatic cage attempt on).

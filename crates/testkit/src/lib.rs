@@ -150,6 +150,91 @@ pub fn published_proof_games() -> Vec<(String, Game)> {
         .collect()
 }
 
+fn corpus(name: &str) -> Vec<serde_json::Value> {
+    let path = format!(
+        "{}/../../positions/corpora/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect()
+}
+
+fn corpus_text<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} missing in {v}"))
+}
+
+/// Every legal position of the corpora (`positions/corpora`), with its id: every proof-game
+/// position and every other published problem that states a side to move, Sherlock's positions
+/// marked legal, Chass's problems (each has solutions), and Retractor 2's problems for the side
+/// that retracts (both sides for `both`). A rule that calls one of them illegal is unsound.
+#[must_use]
+pub fn legal_corpus_positions() -> Vec<(String, RetroPosition)> {
+    let mut out = Vec::new();
+    for p in corpus("published-problems.jsonl") {
+        let stipulation = corpus_text(&p, "stipulation");
+        // `other` positions may be incomplete on purpose, `illegal` ones are not legal.
+        let Some(side) = p["side_to_move"].as_str() else {
+            continue;
+        };
+        if stipulation == "other" || stipulation == "illegal" {
+            continue;
+        }
+        // Kniffel problems print an incomplete diagram on purpose (a unit fell off the board);
+        // their notes say so, and the diagram as printed is illegal.
+        if p["notes"]
+            .as_str()
+            .is_some_and(|n| n.contains("incomplete"))
+        {
+            continue;
+        }
+        let fen = format!("{} {side} - -", corpus_text(&p, "board"));
+        // A few problems leave a unit out of the diagram (the answer says where it stands); only
+        // the proof games must all set up.
+        match RetroPosition::parse(&fen, None) {
+            Ok(pos) => out.push((corpus_text(&p, "id").to_owned(), pos)),
+            Err(e) => assert!(stipulation != "proof_game", "{fen}: {e}"),
+        }
+    }
+    for p in corpus("sherlock-legality.jsonl") {
+        if p["expected"] == "Legal" {
+            out.push((
+                corpus_text(&p, "id").to_owned(),
+                corpus_setup(corpus_text(&p, "fen"), None),
+            ));
+        }
+    }
+    for p in corpus("chass-problems.jsonl") {
+        out.push((
+            corpus_text(&p, "id").to_owned(),
+            corpus_setup(corpus_text(&p, "fen"), None),
+        ));
+    }
+    for p in corpus("retractor-problems.jsonl") {
+        let sides: &[Color] = match corpus_text(&p, "retract") {
+            "w" => &[Color::White],
+            "b" => &[Color::Black],
+            _ => &[Color::White, Color::Black],
+        };
+        for &side in sides {
+            let pos = corpus_setup(corpus_text(&p, "board"), Some(side));
+            out.push((
+                format!("{} ({side:?} retracts)", corpus_text(&p, "id")),
+                pos,
+            ));
+        }
+    }
+    out
+}
+
+fn corpus_setup(fen: &str, retract: Option<Color>) -> RetroPosition {
+    RetroPosition::parse(fen, retract).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
 /// The position of a test's FEN, which must set up (a test's own data, so a bad one panics with
 /// the FEN and why).
 #[must_use]

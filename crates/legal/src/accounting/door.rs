@@ -39,7 +39,7 @@
 use shakmaty::{attacks, Bitboard, Board, Color, Rank, Role, Square};
 
 use super::timing::region_before;
-use crate::statics::{home_role, steps, TimedList};
+use crate::geometry::{home_role, steps, TimedList};
 
 /// An original of the victim proven captured before a move, inside its region before that move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +134,7 @@ pub(super) fn displaced(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::statics::Timed;
+    use crate::geometry::Timed;
     use shakmaty::fen::Fen;
 
     fn board(fen: &str) -> Board {

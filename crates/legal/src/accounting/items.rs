@@ -3,7 +3,7 @@
 use shakmaty::{Bitboard, Color, Square};
 
 use crate::{
-    history::Known,
+    known::Known,
     pawns::advance,
     promotion::{demands, walked_cost, walls_walks, Walks, NONE, NO_WALK},
 };
@@ -70,7 +70,7 @@ pub(crate) fn items(known: &Known<'_>, color: Color) -> Option<Vec<Item>> {
     if pawns.count() + promoted.len() > 8 {
         return None;
     }
-    let walks = walls_walks(color, known.statics);
+    let walks = walls_walks(color, known.statics, known.walks);
     let mut out: Vec<Item> = pawns
         .into_iter()
         .map(|sq| Item {

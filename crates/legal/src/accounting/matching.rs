@@ -11,7 +11,7 @@
 //! *Where each missing unit can have died.* A unit only ever stood on squares it can reach from
 //! its start by its own steps through squares that are not static (occupied by a unit that never
 //! moved, the whole game), never along the move of a pawn of known history (see
-//! [`crate::statics::step`]); an original piece from its home square, so a bishop stays on its
+//! [`crate::geometry::step`]); an original piece from its home square, so a bishop stays on its
 //! colour, a rook in a back-rank pen stays in it. For each kind (bishops by square colour) the
 //! originals missing are at least the homes of the kind less the units of the kind on the board
 //! not proven promoted; when every original of a kind is missing each gets the region of its own
@@ -80,15 +80,17 @@ use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 use super::door::{self, Displaced};
 use super::items::{items, Place};
 use super::timing::{self, Moves};
-use crate::history::{self, Known};
+use crate::history;
+use crate::known::Known;
 use crate::pawns::assignment_table_of;
 use crate::promotion::{walls_walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
-use crate::statics::{
-    flood, homes, one_step_origins, pawn_landings, promotion_squares, region_cut, Timed,
-};
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
+use crate::{
+    geometry::{flood, homes, promotion_squares, region_cut, Timed},
+    statics::{one_step_origins, pawn_landings},
+};
 
 /// The most assignment nodes visited per search; beyond it the rule gives up.
 const NODE_LIMIT: u32 = 4096;
@@ -411,7 +413,7 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
         (base != NONE).then(|| base.min(30) as u8)
     };
     let table = assignment_table_of(list.len(), cost)?;
-    let walks = walls_walks(victim, known.statics);
+    let walks = walls_walks(victim, known.statics, known.walks);
     let mut out: Vec<(Vec<Victim>, Option<u32>)> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
         let c = u32::from(c);
@@ -748,7 +750,7 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
     let Some(spare) = spare(known, color) else {
         return true;
     };
-    let walks = walls_walks(color, known.statics);
+    let walks = walls_walks(color, known.statics, known.walks);
     let second = color.relative_rank(Rank::Second);
     // A pawn that promoted is not on the board: its start square holds no pawn that never moved.
     walks.iter().zip(File::ALL).any(|(from, g)| {
@@ -870,7 +872,7 @@ fn piece_reach(known: &Known<'_>, color: Color) -> Bitboard {
 /// more than eight.
 fn crossings(known: &Known<'_>, taker: Color) -> Option<Vec<[Option<Crossings>; 8]>> {
     let list = items(known, taker)?;
-    let walks = walls_walks(taker, known.statics);
+    let walks = walls_walks(taker, known.statics, known.walks);
     let fixed = known.statics.fixed;
     Some(
         list.iter()

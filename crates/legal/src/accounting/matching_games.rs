@@ -15,10 +15,11 @@
 use shakmaty::{ByColor, Color, File, Rank, Square};
 
 use super::super::timing_games::{game, lives, Life};
-use super::{on_board_files, pawn_region, pawn_region_from, pawn_sets, promotes_within, Known};
+use super::{on_board_files, pawn_region, pawn_region_from, pawn_sets, promotes_within};
+use crate::known::Known;
 use crate::material;
 use crate::pawns::PawnCache;
-use crate::promotion::walls_walks;
+use crate::promotion::{walls_walks, WalkCache};
 use crate::reasons::Reasons;
 use crate::statics::analyze_statics;
 
@@ -57,17 +58,19 @@ fn check_game(g: &retrace_testkit::Game, cache: &mut PawnCache, counts: &mut Cou
     let (lives, _) = lives(&g.moves);
     for (p, chess) in g.positions.iter().enumerate() {
         let pos = retrace_testkit::retro_position(chess);
-        let statics = analyze_statics(&pos);
+        let statics = analyze_statics(&pos, None);
         let mut sink = Reasons::verdict_only();
+        let walks = WalkCache::default();
         let promoted = ByColor::new_with(|c| material::promoted(&pos, &statics, c));
         let captures = ByColor::new_with(|c| {
-            material::captures(&pos, &statics, c, promoted.get(c), cache, &mut sink)
+            material::captures(&pos, &statics, c, promoted.get(c), cache, &walks, &mut sink)
         });
         let known = Known {
             pos: &pos,
             statics: &statics,
             promoted: &promoted,
             captures: &captures,
+            walks: &walks,
         };
         counts.positions += 1;
         for victim in Color::ALL {
@@ -128,7 +131,7 @@ fn check_game(g: &retrace_testkit::Game, cache: &mut PawnCache, counts: &mut Cou
                 "missing pawns made {spent} > {spare}: {}",
                 at()
             );
-            let walks = walls_walks(victim, &statics);
+            let walks = walls_walks(victim, &statics, known.walks);
             for &(g, _, died) in &gone {
                 match died {
                     None => {

@@ -41,7 +41,7 @@ use shakmaty::{Bitboard, ByColor, Color, File};
 use self::accounts::{accounts, Account};
 use self::items::{items, sort_for_enumeration, Item, Place};
 pub(crate) use self::matching::unmatched_captures;
-use crate::history::Known;
+use crate::known::Known;
 use crate::promotion::{missing_only, NONE};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, plural, squares_text};

@@ -4,7 +4,7 @@
 //!
 //! # The facts
 //!
-//! A pawn `t` of known history (see [`crate::statics::Timed`], in the games of one branch of the
+//! A pawn `t` of known history (see [`crate::geometry::Timed`], in the games of one branch of the
 //! victim's pawns with several one-step origins) stood on `t.from` from the start until one move
 //! `T`, and on `t.to` from `T` until now.
 //!
@@ -48,9 +48,9 @@
 //! *The victims of the early captures.* A capture made before `T` took a unit whose whole life
 //! was before `T`: every square it stood on was reached through squares that were not occupied
 //! for good by then. Those are the static squares, `t.from` (it holds `t` until `T`), never along
-//! the move of another pawn of known history (as [`crate::statics::step`]), and the home squares
+//! the move of another pawn of known history (as [`crate::geometry::step`]), and the home squares
 //! of the victim's originals that cannot have left them before `T`: an original whose every first
-//! step ([`crate::statics::steps`]) leads onto such a square stood on its home until `T` unless a
+//! step ([`crate::geometry::steps`]) leads onto such a square stood on its home until `T` unless a
 //! capture took it there, which no capture of the taker can have done when none of its captures
 //! (in the account at hand) can land on that home square. (By induction on the order in which the
 //! homes are added, each was occupied until `T`.) The region of a missing original before `T` is
@@ -59,7 +59,7 @@
 
 use shakmaty::{Bitboard, Color, Square};
 
-use crate::statics::{flood_until, home_role, steps, Timed, TimedList, Until};
+use crate::geometry::{flood_until, home_role, steps, Timed, TimedList, Until};
 
 /// A set of pawn moves, as bits of their indices in a list of [`Timed`] pawns (at most 16).
 pub(super) type Moves = u16;

@@ -343,13 +343,16 @@ fn square_ply(l: &Life, p: usize) -> usize {
 /// their regions.
 fn check_game(g: &retrace_testkit::Game) -> Checked {
     use super::timing::{crossing_order, region_before, walls_before};
-    use crate::statics::{analyze_statics, home_role, one_step_origins, Timed};
+    use crate::{
+        geometry::{home_role, Timed},
+        statics::{analyze_statics, one_step_origins},
+    };
     use shakmaty::File;
     let (lives, landed) = lives(&g.moves);
     let mut checked = Checked::default();
     for (p, pos) in g.positions.iter().enumerate() {
         let retro = retrace_testkit::retro_position(pos);
-        let statics = analyze_statics(&retro);
+        let statics = analyze_statics(&retro, None);
         let fixed = statics.fixed;
         let alive = |l: &Life| l.died.is_none_or(|d| d > p);
         let square_at = |l: &Life, q: usize| {

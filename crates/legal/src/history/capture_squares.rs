@@ -34,11 +34,12 @@
 
 use shakmaty::{Bitboard, Color, File, Rank, Square};
 
-use super::Known;
+use crate::known::Known;
 use crate::{
+    geometry::Timed,
     pawns::{advance, plain_cost},
     promotion::{demands, Demand},
-    statics::{one_step_origins, Timed},
+    statics::one_step_origins,
 };
 
 /// "Unreachable" in the tables.

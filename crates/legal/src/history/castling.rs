@@ -40,12 +40,13 @@
 use retrace_unmove::pawn_forward;
 use shakmaty::{attacks, Bitboard, Color, Rank, Square};
 
-use super::Known;
+use crate::known::Known;
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
+    geometry::{promotion_squares, Timed, TimedList},
     promotion::{self, Demand},
-    statics::{promotion_squares, Statics, Timed, TimedList},
+    statics::Statics,
     types::{Reason, ReasonCode},
 };
 
@@ -120,7 +121,7 @@ pub(crate) fn promotions(known: &Known<'_>, out: &mut Reasons) {
             timed,
             ..Statics::default()
         };
-        let found = promotion::min_captures(us, pawns, &demands, &walls, false);
+        let found = promotion::min_captures(us, pawns, &demands, &walls, false, known.walks);
         let by_pieces = known.by_pieces(us);
         let missing = known.missing(us.other());
         if found.is_some_and(|c| c + by_pieces <= missing) {

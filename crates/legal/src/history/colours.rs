@@ -22,13 +22,14 @@
 
 use shakmaty::{Bitboard, Color, Role};
 
-use super::{capture_squares::captures_avoid, Known};
+use super::capture_squares::captures_avoid;
+use crate::known::Known;
 use crate::reasons::Reasons;
 use crate::text::{color_name, plural, squares_text};
 use crate::{
+    geometry::homes,
     pawns::{advance, capturing_pawns},
     promotion::demands,
-    statics::homes,
     types::ReasonCode,
 };
 

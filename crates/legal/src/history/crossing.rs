@@ -16,7 +16,7 @@
 
 use shakmaty::{Bitboard, Color};
 
-use super::Known;
+use crate::known::Known;
 use crate::reasons::Reasons;
 use crate::text::{color_name, plural, squares_text};
 use crate::{pawns::PawnCost, types::ReasonCode};

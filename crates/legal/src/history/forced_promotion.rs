@@ -30,12 +30,12 @@
 
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
-use super::Known;
+use crate::known::Known;
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
+    geometry::{bounded_flood, promotion_squares, Timed},
     pawns::{plain_cost, PawnCost},
-    statics::{bounded_flood, promotion_squares, Timed},
     types::{Reason, ReasonCode},
 };
 

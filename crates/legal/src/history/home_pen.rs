@@ -5,7 +5,7 @@
 //!
 //! Every square a unit ever visited is in the region flooded from its square by steps of its kind
 //! through squares that are not static, never between the two squares of a pawn of known history
-//! (see [`crate::statics::region_cut`]). A unit of a kind is an original of that kind, which
+//! (see [`crate::geometry::region_cut`]). A unit of a kind is an original of that kind, which
 //! started on a home square of its region, or was promoted on a square of [`origins_of`]. So the
 //! units that cannot have been promoted are originals, of distinct home squares in their regions
 //! (two units are never one original), and no original proven captured can be one of them. For any
@@ -19,13 +19,13 @@
 
 use shakmaty::{Bitboard, Color, Square};
 
-use super::Known;
+use crate::known::Known;
 use crate::reasons::Reasons;
 use crate::text::{color_adj, squares_text};
 use crate::{
-    material::classes,
+    class::classes,
+    geometry::{promotion_squares, region_cut},
     promotion::origins_of,
-    statics::{promotion_squares, region_cut},
     types::{Reason, ReasonCode},
 };
 

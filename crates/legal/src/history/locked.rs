@@ -18,7 +18,7 @@
 use retrace_unmove::pawn_forward;
 use shakmaty::{attacks, Bitboard, Board, Piece, Rank};
 
-use crate::statics::steps;
+use crate::geometry::steps;
 
 /// The squares of the units of `board` locked from the moment every square of `blocked` is
 /// occupied until the end of the game (see the module documentation).

@@ -17,36 +17,9 @@ mod parity;
 mod promotion_pen;
 mod trapped;
 
-use retrace_unmove::RetroPosition;
-use shakmaty::{ByColor, Color};
-
 pub(crate) use self::capture_squares::branches;
+use crate::known::Known;
 use crate::reasons::Reasons;
-use crate::{material::Promoted, statics::Statics, types::Captures};
-
-/// What the earlier rules deduced, as the rules of this module need it.
-pub(crate) struct Known<'a> {
-    /// The position.
-    pub pos: &'a RetroPosition,
-    /// Units that never moved, pens and walls.
-    pub statics: &'a Statics,
-    /// Promoted units each side must have.
-    pub promoted: &'a ByColor<Promoted>,
-    /// Captures each side must have made (zero when its pawn structure is impossible).
-    pub captures: &'a ByColor<Captures>,
-}
-
-impl Known<'_> {
-    /// Units of `color` missing from the board: each was captured by the other side.
-    pub(crate) fn missing(&self, color: Color) -> u32 {
-        16u32.saturating_sub(self.pos.board().by_color(color).count() as u32)
-    }
-
-    /// Captures `color` made with pieces on squares proven by the pens of the other side.
-    pub(crate) fn by_pieces(&self, color: Color) -> u32 {
-        self.statics.captured_at_home.get(color.other()).count() as u32
-    }
-}
 
 /// Appends the reasons of this module to `out`.
 /// Stops after the rule that settles `out` (a verdict-only sink with its reason).

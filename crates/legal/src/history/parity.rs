@@ -52,13 +52,14 @@
 
 use shakmaty::{Bitboard, Board, ByColor, Color, File, Piece, Rank, Role, Square};
 
-use super::{locked::locked, Known};
+use super::locked::locked;
+use crate::known::Known;
 use crate::reasons::Reasons;
 use crate::text::color_name;
 use crate::{
+    geometry::{dilate, flood, homes, permanently_attacked, Timed},
     pawns::{advance, plain_cost},
     promotion,
-    statics::{dilate, flood, homes, permanently_attacked, Timed},
     types::ReasonCode,
 };
 

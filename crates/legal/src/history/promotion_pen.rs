@@ -25,11 +25,11 @@
 use retrace_unmove::pawn_forward;
 use shakmaty::{attacks, Bitboard, Color, Role, Square};
 
-use super::Known;
+use crate::known::Known;
 use crate::reasons::Reasons;
 use crate::text::{color_adj, plural, squares_text};
 use crate::{
-    statics::{dilate, promotion_squares, region_cut},
+    geometry::{dilate, promotion_squares, region_cut},
     types::{Reason, ReasonCode},
 };
 

@@ -19,7 +19,7 @@
 
 use std::fmt::Write as _;
 
-use retrace_legal::CageStore;
+use retrace_cage::CageStore;
 use shakmaty::Square;
 
 use super::Session;

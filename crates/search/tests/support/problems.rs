@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use retrace_legal::{Cage, CageStore};
+use retrace_cage::{Cage, CageStore};
 use retrace_search::{line_notation, solve, LegalPruner, SolveParams, DEFAULT_EXTRA};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;
@@ -94,7 +94,7 @@ pub fn judge_with(problem: &Problem, facts: bool) -> Outcome {
     let mut cages = CageStore::new();
     for line in &problem.cages {
         let cage = Cage::parse_line(line).expect("a cage of the file parses");
-        cages.insert(cage).expect("a cage of the file verifies");
+        cages.prove(cage).expect("a cage of the file verifies");
     }
     let pruner = LegalPruner::with_cages(&cages).with_unit_facts(facts);
     let retract = problem.retract.as_deref().map(color);

@@ -8,7 +8,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use retrace_legal::{analyze_thoroughly, cage::AutoLimits, CageStore, Reason};
+use retrace_cage::{analyze_thoroughly, AutoLimits, CageStore};
+use retrace_legal::Reason;
 use retrace_search::{line_notation, solve, LegalPruner, Pruner, SolveParams};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;

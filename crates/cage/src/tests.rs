@@ -7,7 +7,8 @@ use retrace_testkit::{move_squares, random_game, Game};
 use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Move, Position, Square};
 
 use super::format::{default_zone, INITIAL};
-use super::search::{all_home, verify_flat, Generator, Kind, Node, State, Step};
+use super::generator::{all_home, Generator, Kind, Node, State, Step};
+use super::search::verify_flat;
 use super::*;
 
 /// The step the search must generate for the real move `m` of `color`.
@@ -145,7 +146,7 @@ fn follow(game: &Game, ply: usize, cage: &Cage, store: &CageStore) -> Result<usi
                 ));
             }
         }
-        if store.proves(&state, true) {
+        if store.known().proves(&state, true) {
             return Err(format!(
                 "{fen} {cage}: a real node at ply {t} ({}) is closed by the store",
                 state.node.board.board_fen()
@@ -339,17 +340,17 @@ fn nodes_proven_once_close_every_node_containing_them() {
     let keym = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1").expect("claim");
     let budget = 20_000;
     assert_eq!(
-        verify_flat(&keym, &CageStore::new(), budget),
+        verify_flat(&keym, CageStore::new().known(), budget),
         Err(Failure::NodeLimit(budget))
     );
     let store = CageStore::new();
     let pen = Cage::parse_line("8/8/8/8/6P1/2PP1P2/1P2pPP1/4KR1R frozen=e1,h1").expect("claim");
     assert!(verify(&pen, &store).verified());
     assert!(store.is_empty());
-    assert_eq!(verify_flat(&keym, &store, budget), Ok(()));
+    assert_eq!(verify_flat(&keym, store.known(), budget), Ok(()));
     let loose = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R").expect("claim");
     assert!(matches!(
-        verify_flat(&loose, &store, budget),
+        verify_flat(&loose, store.known(), budget),
         Err(Failure::AllHome | Failure::BoardEmpty)
     ));
 }
@@ -371,7 +372,7 @@ fn learnt_nodes_match_only_the_nodes_that_contain_them() {
         },
     };
     let store = CageStore::new();
-    store.learn(&state(
+    store.known().memo.learn(&state(
         "8/8/8/8/8/8/5RP1/4KR1R",
         &[Square::E1, Square::H1],
         Some(Square::F1),
@@ -379,7 +380,9 @@ fn learnt_nodes_match_only_the_nodes_that_contain_them() {
     ));
     let crowd = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQKR1R";
     let frozen = [Square::E1, Square::H1, Square::D1];
-    assert!(store.proves_by_containment(&state(crowd, &frozen, Some(Square::F1), (3, 2))));
+    assert!(store
+        .known()
+        .proves_by_containment(&state(crowd, &frozen, Some(Square::F1), (3, 2))));
     let misses = [
         // A white knight, not a rook, on f1.
         state(
@@ -411,7 +414,7 @@ fn learnt_nodes_match_only_the_nodes_that_contain_them() {
         state(crowd, &frozen, Some(Square::F1), (3, 4)),
     ];
     for miss in &misses {
-        assert!(!store.proves_by_containment(miss), "{miss:?}");
+        assert!(!store.known().proves_by_containment(miss), "{miss:?}");
     }
 }
 
@@ -428,7 +431,7 @@ fn positions_containing_a_learnt_node_are_illegal() {
     assert!(verify(&pen, &store).verified());
     let caged = retrace_testkit::pos("k7/8/3n4/8/6P1/2PP1P2/1P2pPP1/1B2KR1R b K - 0 1");
     let reason = store.learnt_reason(&caged).expect("the learnt pen");
-    assert_eq!(reason.code, crate::ReasonCode::Cage);
+    assert_eq!(reason.code, retrace_legal::ReasonCode::Cage);
     let named: Bitboard = reason.squares.iter().copied().collect();
     assert!(named.is_subset(pen.board.occupied()), "{reason:?}");
     for open in [
@@ -465,7 +468,7 @@ fn node(fen: &str) -> Node {
 /// have come round by f7 and b6, and neither the node nor the corner is closed.
 #[test]
 fn a_king_beyond_a_step_taken_back_is_walled_out() {
-    use super::search::{node_statics, walled_out_king};
+    use super::generator::{node_statics, walled_out_king};
     let shut = node("knb2b2/rpppppp1/p7/8/8/8/8/8");
     assert!(node_statics(&shut).contains(Square::C8) && node_statics(&shut).contains(Square::F8));
     assert_eq!(walled_out_king(&shut), Some(Square::A8));
@@ -552,8 +555,8 @@ struct WalledCounts {
 /// unit never moved, and every square each king ever stood on (castling's passed square too)
 /// lies in the flood from its home.
 fn check_walled_out(game: &Game, name: &str, counts: &mut WalledCounts) {
-    use super::search::{node_statics, walled_out_king};
-    use crate::text::squares_text;
+    use super::generator::{node_statics, walled_out_king};
+    use retrace_legal::text::squares_text;
     use shakmaty::{attacks, Role};
     let king = |t: usize, color: Color| game.positions[t].board().king_of(color).expect("a king");
     let mut moved = Bitboard::EMPTY;
@@ -583,7 +586,7 @@ fn check_walled_out(game: &Game, name: &str, counts: &mut WalledCounts) {
         );
         let flood = |color: Color| {
             let home = Square::from_coords(File::E, color.backrank());
-            super::super::statics::flood(Role::King, Bitboard::from_square(home), !statics)
+            retrace_legal::geometry::flood(Role::King, Bitboard::from_square(home), !statics)
         };
         for color in Color::ALL {
             let reach = flood(color);
@@ -612,7 +615,7 @@ fn check_walled_out(game: &Game, name: &str, counts: &mut WalledCounts) {
 /// charges switched off none of the three is proven.
 #[test]
 fn captures_at_home_and_for_promotions_are_charged() {
-    use super::search::{dead_at_home, node_statics};
+    use super::generator::{dead_at_home, node_statics};
     let rook = node("2R5/1p1p4/8/8/8/8/8/8");
     let dead = dead_at_home(&rook.board, node_statics(&rook), Color::Black);
     assert_eq!(dead.squares, Bitboard::from_square(Square::C8));
@@ -660,7 +663,7 @@ fn captures_at_home_and_for_promotions_are_charged() {
 /// an original captured at home behind never-moved neighbours, or a promoted bishop.
 #[test]
 fn no_real_game_breaks_the_capture_charges() {
-    use super::search::{dead_at_home, node_statics};
+    use super::generator::{dead_at_home, node_statics};
     use retrace_testkit::random_game_with;
     use shakmaty::{Chess, Rank, Role};
     let weight = |_: &Chess, m: Move| match m {

@@ -8,11 +8,11 @@
 //! Every set is run twice in the same process, position by position, with the verifier's capture
 //! charges on (the default) and off, and the ratios of their total time and nodes are printed.
 //!
-//! Run: `cargo run --release -p retrace-legal --example auto_cage_bench [GAMES]`
+//! Run: `cargo run --release -p retrace-cage --example auto_cage_bench [GAMES]`
 
 use std::time::Instant;
 
-use retrace_legal::cage::{find_cage, AutoLimits, CageStore};
+use retrace_cage::{find_cage, AutoLimits, CageStore};
 use retrace_testkit::{random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;

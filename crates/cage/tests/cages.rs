@@ -9,11 +9,12 @@
 use std::collections::{BTreeMap, HashSet};
 
 use rand::{rngs::SmallRng, Rng, SeedableRng};
-use retrace_legal::cage::{
+use retrace_cage::analyze_with_cages;
+use retrace_cage::{
     default_zone, verify, verify_with, Cage, CageError, CageStore, Failure, VerifyOptions,
     DEFAULT_DEPTH,
 };
-use retrace_legal::{analyze, analyze_with_cages, ReasonCode, Verdict};
+use retrace_legal::{analyze, ReasonCode, Verdict};
 use retrace_testkit::{move_squares, random_game, retro_position, Game};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;
@@ -208,7 +209,7 @@ fn stored_cages_close_branches_of_new_verifications() {
     // ...unless a stored cage (the same units without the knight) closes them at once.
     let mut store = CageStore::new();
     store
-        .insert(Cage::parse_line("K1rk4/BpppRp2/1p2p3/8/8/8/8/8").expect("parses"))
+        .prove(Cage::parse_line("K1rk4/BpppRp2/1p2p3/8/8/8/8/8").expect("parses"))
         .expect("verified");
     assert!(verify(&shallow, &store).verified());
 }
@@ -267,7 +268,7 @@ fn positions_containing_a_stored_cage_are_illegal() {
 fn frozen_marks_and_capture_bounds_must_hold_in_the_position() {
     let mut store = CageStore::new();
     let frozen = Cage::parse_line("8/8/8/8/8/8/PPkPP3/KR1b4 frozen=a2,b2").expect("parses");
-    store.insert(frozen.clone()).expect("verified");
+    store.prove(frozen.clone()).expect("verified");
     let mut pos = RetroPosition::from_fen("8/8/8/8/8/1n6/PPkPP3/KR1b4 w - - 0 1").expect("sets up");
     assert!(
         store.contained(&pos).is_empty(),
@@ -280,7 +281,7 @@ fn frozen_marks_and_capture_bounds_must_hold_in_the_position() {
 
     let mut store = CageStore::new();
     store
-        .insert(Cage::parse_line("8/8/8/8/8/P7/1P6/b7 captures=b0").expect("parses"))
+        .prove(Cage::parse_line("8/8/8/8/8/P7/1P6/b7 captures=b0").expect("parses"))
         .expect("verified");
     let all = RetroPosition::from_fen("r3k3/8/8/8/R7/P7/1PPPPPPP/bNBQKBNR w K - 0 1").expect("ok");
     assert_eq!(store.contained(&all).len(), 1);
@@ -432,7 +433,7 @@ fn every_malformed_line_has_its_error() {
     assert!(!v.verified());
     assert!(matches!(v.failure(), Some(Failure::Invalid(_))));
     assert!(matches!(
-        CageStore::new().insert(cage),
+        CageStore::new().prove(cage),
         Err(CageError::ZoneMissesUnit(Square::A1))
     ));
 }
@@ -504,17 +505,17 @@ this is not a cage
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(again.cages(), store.cages());
     assert_eq!(exported.lines().filter(|l| !l.starts_with('#')).count(), 2);
-    // Insert verifies first.
+    // Proving verifies first.
     let mut store = again;
     let lookalike = Cage::parse_line("8/8/8/8/8/5P2/4PrPP/7K").expect("parses");
     assert!(matches!(
-        store.insert(lookalike),
+        store.prove(lookalike),
         Err(CageError::NotVerified { .. })
     ));
     assert_eq!(store.len(), 2);
     let darvall = Cage::parse_line("Knrk4/BpppRp2/1p2p3/8/8/8/8/8").expect("parses");
-    assert!(store.insert(darvall.clone()).is_ok());
-    assert!(store.insert(darvall).is_ok());
+    assert!(store.prove(darvall.clone()).is_ok());
+    assert!(store.prove(darvall).is_ok());
     assert_eq!(store.len(), 3);
     // A cage relying on a later line of the same file is kept too.
     let (store, errors) =
@@ -695,64 +696,38 @@ fn units_that_can_walk_away_are_set_aside_first() {
     assert!(!v.verified(), "{v:?}");
 }
 
-/// A cage proven once in a process is not verified again by another store (a reload of a cage
-/// file costs nothing), while a claim never proven still is.
+/// A verification's node count depends only on the claim, its options and what went before
+/// through the same store, never on what other stores proved earlier in the process: the same
+/// claim proven by a fresh store, by another fresh store after it, and again by that store (whose
+/// memo gives back its first verification) reports the same nodes, and two claims proven by
+/// fresh stores in either order report the same nodes each. A claim never proven is still
+/// refused.
 #[test]
-fn a_cage_proven_once_is_not_verified_again() {
-    let line = "8/8/8/8/8/1P6/PPkPP3/KR1b4";
-    let first = CageStore::new()
-        .insert(Cage::parse_line(line).expect("claim"))
-        .expect("a cage");
-    let again = CageStore::new()
-        .insert(Cage::parse_line(line).expect("claim"))
-        .expect("a cage");
-    assert!(first.nodes > 0 || again.nodes == 0);
-    assert_eq!(again.nodes, 0);
-    let refused = CageStore::new().insert(Cage::parse_line("8/8/8/8/8/8/4PPrP/7K").expect("claim"));
-    assert!(refused.is_err());
-}
-
-/// A cage file of hard claims is refused within the load's overall budget, every refused line is
-/// reported (not only the first), and a cancelled load or verification stops at once.
-#[test]
-fn cage_work_has_an_overall_budget_and_stops_on_cancel() {
-    use retrace_legal::cage::{verify_cancellable, Failure, LoadBudget, VerifyOptions};
-    use std::sync::atomic::AtomicBool;
-    // r2-D-157's second hint cage: some 750 nodes, but never proven within 1,000 (its pen core is
-    // not searched when less than a quarter of the budget would be left for it).
-    let hard = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1";
-    let hard_too = "8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1";
-    let text = format!("{hard}\n8/8/8/8/8/8/4PPrP/7K\nnot a cage\n{hard_too}\n{hard}\n");
-    let budget = LoadBudget {
-        per_cage: 1_000,
-        total: 1_500,
-        cancel: None,
-    };
-    let (store, errors) = CageStore::load_within(&text, &budget);
-    assert!(store.is_empty());
-    let lines: Vec<usize> = errors.iter().map(|(n, _)| *n).collect();
-    assert_eq!(lines, vec![1, 2, 3, 4, 5], "{errors:?}");
-    let spent: Vec<String> = errors.iter().map(|(_, e)| e.to_string()).collect();
-    assert!(spent[0].contains("1000 nodes"), "{spent:?}");
-    assert!(spent[3].contains("500 nodes"), "{spent:?}");
-    assert!(spent[4].contains("1500 nodes"), "{spent:?}");
-
-    let cancel = AtomicBool::new(true);
-    let cancelled = LoadBudget {
-        cancel: Some(&cancel),
-        ..LoadBudget::default()
-    };
-    let (_, errors) = CageStore::load_within(&format!("{hard}\n"), &cancelled);
-    assert!(errors[0].1.to_string().contains("cancelled"), "{errors:?}");
-    let claim = Cage::parse_line(hard).expect("claim");
-    let v = verify_cancellable(
-        &claim,
-        &CageStore::new(),
-        &VerifyOptions::default(),
-        Some(&cancel),
+fn a_cage_counts_the_same_nodes_whatever_came_before() {
+    let claim = |line: &str| Cage::parse_line(line).expect("claim");
+    let (a, b) = (
+        "8/8/8/8/8/1P6/PPkPP3/KR1b4",
+        "K1rk4/BpppRp2/1p2p3/8/8/8/8/8",
     );
-    assert_eq!(v.failure(), Some(&Failure::Cancelled));
-    assert!(v.nodes <= retrace_legal::cage::CANCEL_POLL);
+    let first = CageStore::new().prove(claim(a)).expect("a cage");
+    assert!(first.nodes > 0, "{first:?}");
+    let mut other = CageStore::new();
+    assert_eq!(other.prove(claim(a)).expect("a cage").nodes, first.nodes);
+    assert_eq!(other.prove(claim(a)).expect("a cage").nodes, first.nodes);
+    assert_eq!(other.len(), 1);
+    let nodes = |order: [&'static str; 2]| {
+        order.map(|line| {
+            let v = verify(&claim(line), &CageStore::new());
+            assert!(v.verified(), "{line}: {v:?}");
+            (line, v.nodes)
+        })
+    };
+    let (mut ab, mut ba) = (nodes([a, b]).to_vec(), nodes([b, a]).to_vec());
+    ab.sort_unstable();
+    ba.sort_unstable();
+    assert_eq!(ab, ba);
+    let refused = CageStore::new().prove(claim("8/8/8/8/8/8/4PPrP/7K"));
+    assert!(refused.is_err());
 }
 
 /// A black king shut in on the first rank by White's pawns, with a white knight and a rook that

@@ -5,7 +5,8 @@
 
 use std::collections::HashSet;
 
-use retrace_legal::{analyze, analyze_thoroughly, CageStore, ReasonCode, Verdict};
+use retrace_cage::{analyze_thoroughly, CageStore};
+use retrace_legal::{analyze, ReasonCode, Verdict};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;
 use shakmaty::Color;

@@ -6,8 +6,9 @@
 //! Run with `--release`: the soundness test then checks 200,000 random-game positions (a debug
 //! build 4,000).
 
-use retrace_legal::cage::{clusters, find_cage, AutoLimits, CageStore};
-use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
+use retrace_cage::analyze_thoroughly;
+use retrace_cage::{clusters, find_cage, AutoLimits, CageStore};
+use retrace_legal::{analyze, ReasonCode, Verdict};
 use retrace_testkit::{pos, random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;

@@ -8,10 +8,11 @@
 //! Run with `--release`: the soundness test then looks at about 45,000 positions (a debug build
 //! a tenth of them; `RETRACE_TEMPO_GAMES=N` sets the number of games).
 
-use retrace_legal::cage::{
+use retrace_cage::analyze_thoroughly;
+use retrace_cage::{
     closure, closure_without_tempo, relaxed_closure, CageStore, Tempo, CHECK_CLOSURE_NODES,
 };
-use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
+use retrace_legal::{analyze, ReasonCode, Verdict};
 use retrace_testkit::{pos, random_game_with, replay_score, retro_position};
 use shakmaty::{Chess, Color, Move, Position, Role};
 

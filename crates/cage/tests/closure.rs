@@ -5,10 +5,11 @@
 //! Run with `--release`: the soundness test then checks 100,000 random-game positions (a debug
 //! build 5,000).
 
-use retrace_legal::cage::{
+use retrace_cage::analyze_thoroughly;
+use retrace_cage::{
     closure, find_cage, relaxed_closure, AutoLimits, CageStore, CHECK_CLOSURE_NODES,
 };
-use retrace_legal::{analyze, analyze_thoroughly, ReasonCode, Verdict};
+use retrace_legal::{analyze, ReasonCode, Verdict};
 use retrace_testkit::{pos, random_game, retro_position};
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, Color, Square};

@@ -8,9 +8,9 @@
 
 use std::fmt;
 
-use shakmaty::{attacks, Bitboard, Board, ByColor, Color, Rank, Square};
+use shakmaty::{attacks, Bitboard, Board, ByColor, Color, Rank, Role, Square};
 
-use super::search::Failure;
+use super::failure::Failure;
 
 /// Retractions searched along one branch unless the cage says otherwise.
 pub const DEFAULT_DEPTH: u32 = 30;
@@ -23,8 +23,8 @@ pub(crate) const INITIAL: Board = Board::new();
 
 /// A claimed cage: units that no game can ever have released, whatever else stands on the board.
 ///
-/// A `Cage` value is only a claim; [`crate::cage::verify`] decides it and a
-/// [`crate::cage::CageStore`] keeps verified ones only.
+/// A `Cage` value is only a claim; [`crate::verify`] decides it and a
+/// [`crate::CageStore`] keeps verified ones only.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cage {
     /// The caged units (and nothing else).
@@ -192,6 +192,18 @@ fn square_list(squares: Bitboard) -> String {
 }
 
 impl Cage {
+    /// Whether the units of the cage stand on `board` (same squares, colours and roles) and its
+    /// frozen units are among `frozen`.
+    pub(crate) fn units_within(&self, board: &Board, frozen: Bitboard) -> bool {
+        Color::ALL
+            .into_iter()
+            .all(|c| self.board.by_color(c).is_subset(board.by_color(c)))
+            && Role::ALL
+                .into_iter()
+                .all(|r| self.board.by_role(r).is_subset(board.by_role(r)))
+            && self.frozen.is_subset(frozen)
+    }
+
     /// A cage of `board` with the default zone, nothing frozen, the default depth and no capture
     /// bounds. Not checked: see [`Cage::validate`].
     #[must_use]
@@ -261,7 +273,7 @@ impl Cage {
     /// Reads one line of a cage file (see the module documentation).
     ///
     /// ```
-    /// use retrace_legal::cage::{verify, Cage, CageStore};
+    /// use retrace_cage::{verify, Cage, CageStore};
     ///
     /// // Hwa's rook: the black rook on g2 and the white king on h1 behind White's pawns.
     /// let cage = Cage::parse_line("8/8/8/8/8/6P1/4PPrP/7K").unwrap();

@@ -17,7 +17,7 @@
 //! # The search
 //! Depth first from the position, within a budget of positions. A child of a node closes its line
 //! when:
-//! - (a) the static analysis proves it illegal ([`crate::Analyzer`]'s rules on the position
+//! - (a) the static analysis proves it illegal ([`retrace_legal::Analyzer`]'s rules on the position
 //!   itself; this search is its own lookahead);
 //! - (b) it equals a position on the line from the root to it (the same [`RetroPosition`]: board,
 //!   side to move, frozen units, forced double step, promoted marks, forbidden uncaptures);
@@ -132,11 +132,12 @@ use retrace_unmove::RetroPosition;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use shakmaty::{attacks, Bitboard, Color, Rank};
 
-use super::closure::{relaxed, whole_claim};
+use super::carve::whole_claim;
 use super::format::INITIAL;
-use super::search::Generator;
+use super::generator::Generator;
+use super::relaxed::{relaxed, Tempo};
 use super::store::CageStore;
-use crate::Analyzer;
+use retrace_legal::Analyzer;
 
 /// How many plies of a line the search expands itself from the node its first uncapture reached,
 /// when the relaxed closure of that node failed (rule (e) of the module documentation): 1, that
@@ -242,7 +243,7 @@ pub(super) fn tempo_side(pos: &RetroPosition) -> Option<Tempo> {
             let pawns: u32 = board
                 .by_piece(side.pawn())
                 .into_iter()
-                .map(|sq| crate::pawns::advance(side, sq).unsigned_abs())
+                .map(|sq| retrace_legal::pawn::advance(side, sq).unsigned_abs())
                 .sum();
             // A piece on the last rank may be a promotion to take back: the pawn's move and its
             // five ranks down to its second rank.
@@ -255,19 +256,6 @@ pub(super) fn tempo_side(pos: &RetroPosition) -> Option<Tempo> {
             }
         })
         .min_by_key(|t| t.steps)
-}
-
-/// The side whose tempo the tempo search counted (for the message): it has no piece free to move
-/// back, so until the other side uncaptures one of its units it retracts at most `steps` pawn
-/// moves (the ranks its pawns advanced, and six for each piece on its last rank that may take its
-/// promotion back) and the moves of pieces those moves free.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tempo {
-    /// The bounded side (of two, the one with fewer steps).
-    pub side: Color,
-    /// The ranks its pawns advanced from their second rank, in all, and six per piece on its
-    /// last rank (the promotion and the five ranks back).
-    pub steps: u32,
 }
 
 /// Whether every unit of `color` but its pawns is frozen in `pos` (a castling right, a mark) or
@@ -475,8 +463,9 @@ fn store_proves(store: &CageStore, pos: &RetroPosition) -> bool {
         return false;
     };
     let mut gen = Generator::new(cage.zone | cage.board.occupied(), false, true);
+    let known = store.known();
     gen.root(&cage)
-        .is_none_or(|root| store.proves(&root, true) || store.proves_by_containment(&root))
+        .is_none_or(|root| known.proves(&root, true) || known.proves_by_containment(&root))
 }
 
 #[cfg(test)]

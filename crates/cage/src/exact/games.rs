@@ -18,7 +18,7 @@
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{attacks, Bitboard, Chess, Color, Move, Position, Role};
 
-use super::super::closure::relaxed;
+use super::super::relaxed::relaxed;
 use super::super::store::CageStore;
 use super::{bounded, Child, Search, UNCAPTURE_PLIES};
 

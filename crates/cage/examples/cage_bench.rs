@@ -2,11 +2,11 @@
 //! fresh store (so no cached result or proof is reused), and the median and maximum times are
 //! printed, per cage and over all cages.
 //!
-//! Run: `cargo run --release -p retrace-legal --example cage_bench [REPS]`
+//! Run: `cargo run --release -p retrace-cage --example cage_bench [REPS]`
 
 use std::time::Instant;
 
-use retrace_legal::cage::{verify, Cage, CageStore};
+use retrace_cage::{verify, Cage, CageStore};
 use serde::Deserialize;
 
 #[derive(Deserialize)]

@@ -28,7 +28,7 @@
 //!   moved, by the meaning of those marks.
 //! - The capture allowances: every capture removes one enemy unit and nothing ever adds one, so
 //!   in `G` each side made exactly as many captures as the opponent has units missing in `P`
-//!   (this is the bound of [`super::auto`]'s claims). When the position forbids a side's
+//!   (this is the bound of `carve.rs`'s claims). When the position forbids a side's
 //!   uncaptures (`--no-uncapture`, an assertion about the history being searched), that side
 //!   made none, and its bound is 0.
 //! - The side to move, the en passant square and the clocks are not used: the verifier lets both
@@ -61,7 +61,7 @@
 //! # Cost
 //! A closure is as large as the freedom of its units, so the units that can walk away are left
 //! out of the claim, a position whose units all walk away is not tried at all, and neither is one
-//! whose claim is sure to have more nodes than the budget (see [`too_large`]): these are
+//! whose claim is sure to have more nodes than the budget (see `too_large` in `relaxed.rs`): these are
 //! heuristics that only choose the claim or save time (a smaller claim proven proves the position
 //! just as well; not trying proves nothing and is always sound). The node cap bounds the rest.
 //! Meant for `prove` and for `check` once the cheaper rules are silent ([`CHECK_CLOSURE_NODES`]),
@@ -70,131 +70,16 @@
 use std::sync::atomic::AtomicBool;
 
 use retrace_unmove::RetroPosition;
-use shakmaty::{Bitboard, Color};
 
-use super::auto::{claim, peel, retreat, Peeled};
-pub use super::exact::Tempo;
 use super::exact::{exact_prefix, tempo_prefix, tempo_side};
-use super::format::{Cage, MAX_DEPTH};
-use super::search::{verify_deepest, VerifyOptions};
+use super::relaxed::{relaxed, Closed, ClosureSearch, Tempo};
 use super::store::CageStore;
-use crate::{
-    text::{color_name, plural, squares_text},
-    types::{Reason, ReasonCode},
-};
 
-/// Nodes the closure may expand in [`super::analyze_thoroughly`] (`check`), after the cheaper
+/// Nodes the closure may expand in [`crate::analyze_thoroughly`] (`check`), after the cheaper
 /// rules and the cage attempt found nothing: a small budget (a failing closure costs about 13
 /// microseconds a node), and positions whose closure is sure to be larger are not tried (`prove`
 /// gives it more).
 pub const CHECK_CLOSURE_NODES: u64 = 5_000;
-
-/// A closure [`closure`] proved: every line of retractions from the position dies or repeats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Closed {
-    /// The units of the claim: those of the position that peeling left.
-    pub units: Bitboard,
-    /// Whether the claim holds every unit of the position (nothing peeled away).
-    pub whole: bool,
-    /// Nodes (positions of the tracked units) the verification expanded.
-    pub nodes: u64,
-    /// The longest line of retractions before every line had died or repeated (`None` when the
-    /// proof came from the store's cache).
-    pub plies: Option<u32>,
-    /// Whether the proof is the exact prefix's (`cage/exact.rs`): every check counted, the
-    /// sides alternating, until each line's first uncapture (and one ply past it where the
-    /// relaxed closure of the uncapture's child failed). It tracks every unit of the
-    /// position, so `units` is all of them and `whole` is true.
-    pub exact: bool,
-    /// When the proof is the exact prefix's tempo search (`cage/exact.rs`), the side it counted:
-    /// the search is the exact prefix, its lines followed through the uncaptures after which a
-    /// side still has no piece free to move back, so that side's pawns count the moves the other
-    /// side has left.
-    pub tempo: Option<Tempo>,
-}
-
-impl Closed {
-    /// The [`ReasonCode::Closure`] reason: "no history: every line of retractions repeats a
-    /// position or dies within K plies (N positions)", naming the units when some were left out.
-    #[must_use]
-    pub fn reason(&self) -> Reason {
-        let within = self
-            .plies
-            .filter(|&k| k > 0)
-            .map(|k| format!(" within {k} {}", if k == 1 { "ply" } else { "plies" }))
-            .unwrap_or_default();
-        let (of, squares) = if self.whole {
-            (String::new(), Bitboard::EMPTY)
-        } else {
-            (
-                format!(" of the units on {}", squares_text(self.units)),
-                self.units,
-            )
-        };
-        let message = if self.nodes == 0 {
-            // The root closed at once: a cage proven earlier in the process, or the verifier's
-            // node rules (a king walled out of its home's reach).
-            format!(
-                "no history: every line of retractions{of} repeats a position or dies, as an \
-                 earlier proof or the units' own walls show (uncaptures included), so no game \
-                 reaches this one"
-            )
-        } else {
-            let how = if let Some(t) = self.tempo {
-                let (side, other) = (color_name(t.side), color_name(t.side.other()));
-                format!(
-                    ", the sides alternating and every check counted: {side} has no piece free \
-                     to move back, so until {other} uncaptures one {side} retracts only pawn \
-                     steps (at most {}) and {other} one move between two of them",
-                    t.steps
-                )
-            } else if self.exact {
-                ", the sides alternating and every check counted up to each line's first \
-                 uncapture, and a ply past it where needed"
-                    .to_owned()
-            } else {
-                String::new()
-            };
-            format!(
-                "no history: every line of retractions{of} repeats a position or dies{within} ({} \
-                 position{}, uncaptures included{how}), so no game reaches this one",
-                self.nodes,
-                plural(self.nodes)
-            )
-        };
-        Reason::new(ReasonCode::Closure, message, squares)
-    }
-}
-
-/// What [`closure`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClosureSearch {
-    /// The proof, if the closure was finite and without an exit within the budget.
-    pub closed: Option<Closed>,
-    /// Nodes expanded (0 when the position was not tried).
-    pub nodes: u64,
-    /// Whether the tempo search of `cage/exact.rs` was tried (some side is bounded).
-    pub tempo: bool,
-}
-
-/// Whether the closure of the `units` of `board` is sure to be larger than `max_nodes`: the
-/// product over those units of the squares each could retract to if the others stood still
-/// ([`retreat`]) counts the positions of the units alone, each reachable as far as that estimate
-/// goes, before any uncapture adds more. A closure cannot be proven without expanding every one of its nodes, so
-/// such a position is not tried: on an ordinary legal position the verification would only spend
-/// its whole budget on the way back to the initial array (a unit that walks out of the zone is
-/// dropped and proves at most a cage of the rest, the cage attempt's business). A heuristic that
-/// only saves time; not trying proves nothing and is always sound.
-fn too_large(board: &shakmaty::Board, units: Bitboard, max_nodes: u64) -> bool {
-    let mut product: u64 = 1;
-    for sq in units {
-        product = product.saturating_mul(u64::from(retreat(board, sq).count().max(1) as u32));
-        if product > max_nodes {
-            return true;
-        }
-    }
-    false
-}
 
 /// How deep the exact prefix may go when the claim of the relaxed verification was peeled (some
 /// units can walk away): 0, so every last move of the position itself must close at once (by the
@@ -307,78 +192,4 @@ impl Closed {
             tempo,
         }
     }
-}
-
-/// [`closure`] without the exact prefix: the cage verifier's relaxed semantics alone. For
-/// comparison (what the exact prefix adds, in tests and benchmarks).
-#[must_use]
-pub fn relaxed_closure(
-    pos: &RetroPosition,
-    store: &CageStore,
-    max_nodes: u64,
-    cancel: Option<&AtomicBool>,
-) -> ClosureSearch {
-    relaxed(pos, store, max_nodes, cancel).0
-}
-
-/// The claim of the closure of `units` of `pos`: [`claim`], with no captures for a side whose
-/// uncaptures the position forbids, and the largest depth.
-pub(super) fn whole_claim(pos: &RetroPosition, units: Bitboard) -> Option<Cage> {
-    let mut cage = claim(pos, units)?;
-    for color in Color::ALL {
-        if !pos.uncaptures_allowed(color) {
-            *cage.captures.get_mut(color) = Some(0);
-        }
-    }
-    cage.depth = MAX_DEPTH;
-    Some(cage)
-}
-
-/// The closure by the cage verifier alone (relaxed semantics, see the module documentation),
-/// and, when its claim was searched (not skipped as dissolving or too large), whether that claim
-/// was the whole position.
-pub(super) fn relaxed(
-    pos: &RetroPosition,
-    store: &CageStore,
-    max_nodes: u64,
-    cancel: Option<&AtomicBool>,
-) -> (ClosureSearch, Option<bool>) {
-    let none = ClosureSearch {
-        closed: None,
-        nodes: 0,
-        tempo: false,
-    };
-    if max_nodes == 0 {
-        return (none, None);
-    }
-    let all = pos.board().occupied();
-    let units = match peel(pos.board(), all) {
-        Peeled::Dissolved => return (none, None),
-        Peeled::Whole => all,
-        Peeled::Cores(cores) => cores.into_iter().fold(Bitboard::EMPTY, |all, c| all | c),
-    };
-    if too_large(pos.board(), units, max_nodes) {
-        return (none, None);
-    }
-    let Some(cage) = whole_claim(pos, units) else {
-        return (none, None);
-    };
-    let options = VerifyOptions {
-        max_nodes,
-        ..VerifyOptions::default()
-    };
-    let (verification, plies) = verify_deepest(&cage, store, &options, cancel);
-    let search = ClosureSearch {
-        closed: verification.verified().then_some(Closed {
-            units,
-            whole: units == all,
-            nodes: verification.nodes,
-            plies,
-            exact: false,
-            tempo: None,
-        }),
-        nodes: verification.nodes,
-        tempo: false,
-    };
-    (search, Some(units == all))
 }

@@ -5,11 +5,11 @@
 //! cost, how often they run, and what they prove (on random games anything proven would be a
 //! soundness bug).
 //!
-//! Run: `cargo run --release -p retrace-legal --example closure_bench [GAMES]`
+//! Run: `cargo run --release -p retrace-cage --example closure_bench [GAMES]`
 
 use std::time::Instant;
 
-use retrace_legal::cage::{
+use retrace_cage::{
     closure, closure_without_tempo, relaxed_closure, CageStore, CHECK_CLOSURE_NODES,
 };
 use retrace_testkit::{random_game, retro_position};

@@ -1,0 +1,201 @@
+//! Cages found without a claim: [`find_cage`] splits a position into clusters of units (see
+//! `carve.rs`) and tries each small one as a cage, within a node budget.
+//!
+//! # Soundness
+//! Only a verified cluster is reported: [`crate::verify_with`] proves that no game has a position
+//! containing the cluster's units, so the position, which contains them, is illegal. A cluster
+//! whose verification escapes, reaches the depth limit or runs out of nodes proves nothing and is
+//! forgotten. The claim made for a cluster uses only facts of the position: its units that the
+//! position marks as never moved (castling rights, user marks) stay frozen, and each side's
+//! captures are bounded by the units the opponent is missing, which is exactly the number of
+//! captures that side made.
+//!
+//! # Cost
+//! [`AutoLimits`] caps the units of a cluster tried and the nodes spent on one cluster and on all
+//! of them, so the attempt has a fixed worst case. It is meant for checking one position (the
+//! command line, the REPL), never for the search's pruner, which analyses every node.
+
+use retrace_unmove::RetroPosition;
+use shakmaty::Color;
+
+use super::carve::{claim, clusters, peel, Peeled};
+use super::failure::Failure;
+use super::format::Cage;
+use super::options::VerifyOptions;
+use super::store::{verify_with, CageStore};
+use retrace_legal::{
+    text::{color_name, squares_text},
+    Reason, ReasonCode,
+};
+
+/// Limits of [`find_cage`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AutoLimits {
+    /// The most units a cluster may have to be tried (larger clusters are skipped).
+    pub max_units: usize,
+    /// Nodes one cluster's verification may expand.
+    pub cluster_nodes: u64,
+    /// Nodes all verifications together may expand.
+    pub total_nodes: u64,
+    /// Whether the verifications apply the capture charges
+    /// ([`VerifyOptions::capture_charges`]); off only to measure them.
+    pub capture_charges: bool,
+}
+
+impl Default for AutoLimits {
+    /// At most 12 units a cluster (Darvall's cage has 12), 5,000 nodes a cluster and 20,000 in
+    /// all. The published cages verify in at most a few hundred nodes as clusters. A node costs
+    /// 2 to 12 microseconds (the most when a search runs out of budget), so the attempt takes a
+    /// quarter of a second at worst, and under a millisecond on most positions.
+    fn default() -> Self {
+        AutoLimits {
+            max_units: 12,
+            cluster_nodes: 5_000,
+            total_nodes: 20_000,
+            capture_charges: true,
+        }
+    }
+}
+
+/// How many more units a peeled core may have than a cluster (see [`peel`]): a core is what is
+/// left of a larger crowd, so it may be larger than the clusters worth trying whole.
+const CORE_EXTRA_UNITS: usize = 8;
+
+/// A cluster of a position proven to be a cage by [`find_cage`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundCage {
+    /// The claim that was verified: the cluster's units with their facts (frozen units, capture
+    /// bounds).
+    pub cage: Cage,
+    /// Nodes its verification expanded.
+    pub nodes: u64,
+}
+
+impl FoundCage {
+    /// The [`ReasonCode::Cage`] reason for a position containing this cage.
+    #[must_use]
+    pub fn reason(&self) -> Reason {
+        let squares = self.cage.board.occupied();
+        let mut message = format!(
+            "the units on {} form a cage, found automatically (verified in {} node{}): no game \
+             can have released them, whatever else stands on the board",
+            squares_text(squares),
+            self.nodes,
+            if self.nodes == 1 { "" } else { "s" }
+        );
+        let bounds: Vec<String> = Color::ALL
+            .into_iter()
+            .filter_map(|c| {
+                self.cage
+                    .captures
+                    .get(c)
+                    .map(|n| format!("{n} by {}", color_name(c)))
+            })
+            .collect();
+        if !bounds.is_empty() {
+            message.push_str(&format!(
+                ", with no more captures than the missing units allow ({})",
+                bounds.join(", ")
+            ));
+        }
+        if self.cage.frozen.any() {
+            message.push_str(&format!(
+                ", given that the units on {} never moved",
+                squares_text(self.cage.frozen)
+            ));
+        }
+        Reason::new(ReasonCode::Cage, message, squares)
+    }
+}
+
+/// What [`find_cage`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CageSearch {
+    /// The first cluster verified as a cage, if any.
+    pub found: Option<FoundCage>,
+    /// Clusters whose verification was started.
+    pub tried: usize,
+    /// Nodes expanded by all verifications.
+    pub nodes: u64,
+}
+
+/// Tries the clusters of `pos` (see the module documentation) as cages, smallest first, within
+/// `limits`, closing branches on the cages of `store` too; stops at the first one verified.
+///
+/// Sound: a cage is reported only when verified, so `found` proves `pos` illegal. Incomplete by
+/// design: clusters over the cap, cages that are a strict part of a cluster too large to verify
+/// in the budget, and illegality that is not a cage are all missed.
+#[must_use]
+pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) -> CageSearch {
+    let mut search = CageSearch {
+        found: None,
+        tried: 0,
+        nodes: 0,
+    };
+    for cluster in clusters(pos.board()) {
+        let units = cluster.count();
+        // A lone unit always gets away (it steps out of its zone, or a pawn steps home).
+        if units < 2 {
+            continue;
+        }
+        // The peeled cores first: smaller, and far cheaper to verify when one is the cage. A
+        // cluster that dissolves entirely is not tried.
+        // A cluster from which nothing peels is its own core, and gets the larger cap of cores.
+        let core_cap = limits.max_units + CORE_EXTRA_UNITS;
+        let (cores, cap) = match peel(pos.board(), cluster) {
+            Peeled::Dissolved => continue,
+            Peeled::Whole => (Vec::new(), core_cap),
+            Peeled::Cores(cores) => (cores, limits.max_units),
+        };
+        let cores = cores
+            .into_iter()
+            .filter(|c| c.count() >= 2 && c.count() <= core_cap);
+        let whole = (units <= cap).then_some(cluster);
+        for candidate in cores.chain(whole) {
+            let budget = limits
+                .cluster_nodes
+                .min(limits.total_nodes.saturating_sub(search.nodes));
+            if budget == 0 {
+                return search;
+            }
+            let Some(cage) = claim(pos, candidate) else {
+                continue;
+            };
+            let options = VerifyOptions {
+                max_nodes: budget,
+                hwa_only: false,
+                capture_charges: limits.capture_charges,
+            };
+            let v = verify_with(&cage, store, &options);
+            search.tried += 1;
+            search.nodes += v.nodes;
+            if v.verified() {
+                debug_assert_no_escape(&cage);
+                search.found = Some(FoundCage {
+                    cage,
+                    nodes: v.nodes,
+                });
+                return search;
+            }
+        }
+    }
+    search
+}
+
+/// In debug builds, verifies a cage the finder proved (with what the store had learnt) again from
+/// scratch, and panics if that finds a line that escapes: a proof with learnt facts that a fresh
+/// search refutes would mean the learning is unsound. Running out of nodes proves nothing either way.
+fn debug_assert_no_escape(cage: &Cage) {
+    if cfg!(debug_assertions) {
+        let fresh = verify_with(cage, &CageStore::new(), &VerifyOptions::default());
+        assert!(
+            fresh.verified()
+                || matches!(
+                    fresh.failure(),
+                    Some(Failure::NodeLimit(_) | Failure::DepthLimit(_))
+                ),
+            "a cage proven with learnt facts escapes from scratch: {cage} ({:?})",
+            fresh.failure()
+        );
+    }
+}

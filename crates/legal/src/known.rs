@@ -1,0 +1,34 @@
+//! The deductions bundle: what the counting and the pawn structure proved of a position, handed
+//! to the rules that run after them.
+
+use retrace_unmove::RetroPosition;
+use shakmaty::{ByColor, Color};
+
+use crate::{material::Promoted, promotion::WalkCache, statics::Statics, types::Captures};
+
+/// What the earlier rules deduced, as the later ones (the order of events, the accounting)
+/// need it.
+pub(crate) struct Known<'a> {
+    /// The position.
+    pub pos: &'a RetroPosition,
+    /// Units that never moved, pens and walls.
+    pub statics: &'a Statics,
+    /// Promoted units each side must have.
+    pub promoted: &'a ByColor<Promoted>,
+    /// Captures each side must have made (zero when its pawn structure is impossible).
+    pub captures: &'a ByColor<Captures>,
+    /// The analyser's cache of pawns' walks to the promotion squares.
+    pub walks: &'a WalkCache,
+}
+
+impl Known<'_> {
+    /// Units of `color` missing from the board: each was captured by the other side.
+    pub(crate) fn missing(&self, color: Color) -> u32 {
+        16u32.saturating_sub(self.pos.board().by_color(color).count() as u32)
+    }
+
+    /// Captures `color` made with pieces on squares proven by the pens of the other side.
+    pub(crate) fn by_pieces(&self, color: Color) -> u32 {
+        self.statics.captured_at_home.get(color.other()).count() as u32
+    }
+}
