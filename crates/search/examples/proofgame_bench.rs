@@ -54,15 +54,17 @@ fn main() {
             .position(|&(_, lo, hi)| (lo..=hi).contains(&problem.plies))
             .unwrap_or(0);
         for (b, &(name, on)) in BOUNDS.iter().enumerate() {
-            retrace_search::set_capture_squares(on);
             let t = Instant::now();
             // Two games are enough to tell unique from not.
-            let found = published::search(
+            let found = published::search_with(
                 &problem.pos,
                 problem.plies,
                 Some(2),
                 max_nodes,
                 Some(Duration::from_secs_f64(budget)),
+                retrace_search::SearchOptions {
+                    capture_squares: on,
+                },
             );
             let seconds = t.elapsed().as_secs_f64();
             let published_found = found
@@ -102,7 +104,6 @@ fn main() {
             );
         }
     }
-    retrace_search::set_capture_squares(true);
     let nodes = max_nodes.map_or(String::new(), |n| format!(" and {n} nodes"));
     println!(
         "\nbudget {budget} s{nodes} a problem; total {:.1} s",

@@ -8,16 +8,13 @@
 //! marks the layer does not hold), so "present" only means "not ruled out": the search goes on
 //! retracting, and never ends a line on the layers' word.
 //!
-//! Built once per process and shared: the deepest layers built so far answer for every shallower
-//! request. Depth 5 holds about 900,000 boards (some 20 MB) and takes a second or two to build.
+//! Built by the search that needs them, and dropped with it. Depth 5 holds about 900,000 boards
+//! (some 20 MB) and takes a second or two to build.
 
 use std::{
     collections::HashSet,
     hash::{DefaultHasher, Hash, Hasher},
-    sync::{
-        atomic::{AtomicBool, Ordering},
-        Arc, Mutex, PoisonError,
-    },
+    sync::atomic::{AtomicBool, Ordering},
 };
 
 use shakmaty::{Board, Chess, Color, EnPassantMode, Position};
@@ -31,9 +28,6 @@ pub(crate) struct ForwardLayers {
 /// How often (in positions expanded) the build looks at the cancel flag.
 const POLL_INTERVAL: usize = 1 << 12;
 
-/// The layers built so far in this process.
-static SHARED: Mutex<Option<Arc<ForwardLayers>>> = Mutex::new(None);
-
 /// The key of a board with its side to move (fixed-key SipHash: the same in every run).
 fn key(board: &Board, turn: Color) -> u64 {
     let mut hasher = DefaultHasher::new();
@@ -43,30 +37,9 @@ fn key(board: &Board, turn: Color) -> u64 {
 }
 
 impl ForwardLayers {
-    /// The layers for 0 to `depth` plies, shared with every other search of this process; `None`
-    /// when `cancel` was set while they were being built. `progress` hears, now and then, how many
-    /// positions the build has expanded.
-    pub(crate) fn shared(
-        depth: u32,
-        cancel: Option<&AtomicBool>,
-        progress: &mut dyn FnMut(u64),
-    ) -> Option<Arc<ForwardLayers>> {
-        let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(layers) = shared.as_ref().filter(|l| l.depth() >= depth) {
-            return Some(Arc::clone(layers));
-        }
-        let layers = Arc::new(ForwardLayers::build(depth, cancel, progress)?);
-        *shared = Some(Arc::clone(&layers));
-        Some(layers)
-    }
-
-    fn depth(&self) -> u32 {
-        self.layers.len() as u32 - 1
-    }
-
     /// Boards reachable in 0 to `depth` plies (the work grows about thirtyfold a ply), or `None`
     /// if `cancel` is set on the way.
-    fn build(
+    pub(crate) fn build(
         depth: u32,
         cancel: Option<&AtomicBool>,
         progress: &mut dyn FnMut(u64),

@@ -9,7 +9,9 @@ use std::{
     time::Duration,
 };
 
-use retrace_search::{game_score, proof_games, LegalPruner, ProofGameParams, ProofGames};
+use retrace_search::{
+    game_score, proof_games, LegalPruner, ProofGameParams, ProofGames, SearchOptions,
+};
 use retrace_unmove::{Retraction, RetroPosition};
 use serde_json::Value;
 use shakmaty::{Chess, Position};
@@ -63,12 +65,32 @@ pub fn moves_of(score: &str) -> Vec<String> {
 }
 
 /// The games of `plies` plies that reach `pos`, within `max_nodes` nodes and `timeout`.
+#[allow(dead_code)]
 pub fn search(
     pos: &RetroPosition,
     plies: u32,
     max_solutions: Option<usize>,
     max_nodes: Option<u64>,
     timeout: Option<Duration>,
+) -> ProofGames {
+    search_with(
+        pos,
+        plies,
+        max_solutions,
+        max_nodes,
+        timeout,
+        SearchOptions::default(),
+    )
+}
+
+/// [`search`] with `options`.
+pub fn search_with(
+    pos: &RetroPosition,
+    plies: u32,
+    max_solutions: Option<usize>,
+    max_nodes: Option<u64>,
+    timeout: Option<Duration>,
+    options: SearchOptions,
 ) -> ProofGames {
     let cancel = Arc::new(AtomicBool::new(false));
     let (done, finished) = mpsc::channel::<()>();
@@ -85,6 +107,7 @@ pub fn search(
         max_solutions,
         max_nodes,
         cancel: Some(cancel),
+        options,
         ..ProofGameParams::default()
     };
     let found = proof_games(pos, params, &LegalPruner::new());
