@@ -13,10 +13,15 @@ use crate::{
     Phase, Progress, Pruner, Refutation, Solutions, SolveParams,
 };
 
-/// Proof games at least this long meet a forward search from the initial array ...
-const FORWARD_FROM: u32 = 8;
-/// ... that goes this many plies deep (about a million positions at 5).
+/// Proof games meet a forward search from the initial array that goes at most this many plies
+/// deep (about a million positions at 5), and at most half the game.
 const FORWARD_DEPTH: u32 = 5;
+
+/// What a node of the backward search near the initial array costs (its retractions generated,
+/// each child judged), in positions the forward build expands: a layer is built once the nodes it
+/// could have cut cost as much as building it. Chosen with `proofgame_bench` over the published
+/// games of up to 24 plies: 1 and 3 cost the same, 6 and 12 more (layer 5 then comes too early).
+const NODE_COST_IN_EXPANSIONS: u64 = 3;
 
 /// How many times the search may find a cage on the line that shows a history and look for
 /// another, before it accepts the next line without asking (keeping a line never loses a
@@ -56,8 +61,12 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     onward: Table<NodeKey>,
     /// Positions known to lead to no solution in the given remaining depth.
     dead: Table,
-    /// Positions reachable from the initial array in a few plies, for long proof games.
+    /// Positions reachable from the initial array in a few plies, for proof games: built one ply at
+    /// a time, as the search's own work pays for them (see [`Search::forward_excludes`]).
     forward: Option<ForwardLayers>,
+    /// The nodes of a proof game visited at each number of plies from the initial array, up to
+    /// [`FORWARD_DEPTH`]: the work the forward layers could cut.
+    near_start: [u64; FORWARD_DEPTH as usize + 1],
     /// The proof-game distance bound with its caches.
     bound: Bound,
     /// The costlier verdicts ([`Pruner::deep_reason`], the cage attempt) asked so far, by position
@@ -151,6 +160,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             onward: Table::new(),
             dead: Table::new(),
             forward: None,
+            near_start: [0; FORWARD_DEPTH as usize + 1],
             bound,
             deep: KeyMap::default(),
             any_deep: false,
@@ -482,18 +492,32 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     }
 
     /// Whether the forward layers show that no game reaches `pos` in exactly `plies` plies (see
-    /// `forward.rs`: they can only rule a board out, never vouch for a position). Builds the
-    /// search's layers the first time a long proof game asks; a cancel during the build stops the
-    /// search.
+    /// `forward.rs`: they can only rule a board out, never vouch for a position). A cancel during
+    /// a build stops the search.
+    ///
+    /// The layers are built lazily, one ply at a time and only as deep as the search's own work
+    /// pays for: the next layer (`d + 1` plies from the start) is built once the nodes visited
+    /// within `d + 1` plies of the start, which it could have cut, cost as much as its build
+    /// ([`NODE_COST_IN_EXPANSIONS`]); whatever the problem, the layers then cost at most about
+    /// as much again as the search near the start. Short or easy proof games never pay for
+    /// a million positions; the decision depends on the search's own nodes alone, so the same
+    /// problem is searched the same way every time.
     fn forward_excludes(&mut self, pos: &RetroPosition, plies: u32) -> bool {
         let Some(total) = self.params.facts.plies_since_start else {
             return false;
         };
-        let depth = FORWARD_DEPTH.min(total / 2);
-        if total < FORWARD_FROM || plies > depth || self.budget.stopped {
+        let cap = FORWARD_DEPTH.min(total / 2);
+        if plies == 0 || plies > cap || self.budget.stopped {
             return false;
         }
-        if self.forward.is_none() {
+        self.near_start[plies as usize] += 1;
+        let layers = self.forward.get_or_insert_with(ForwardLayers::new);
+        while layers.depth() < plies {
+            let next = layers.depth() + 1;
+            let work: u64 = self.near_start[1..=next as usize].iter().sum();
+            if work.saturating_mul(NODE_COST_IN_EXPANSIONS) < layers.next_cost() {
+                break;
+            }
             let (nodes, solutions, start) = (
                 self.budget.nodes,
                 usize::try_from(self.count).unwrap_or(usize::MAX),
@@ -510,16 +534,12 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     phase: Phase::ForwardLayers { positions },
                 });
             };
-            self.forward = ForwardLayers::build(depth, self.params.cancel.as_deref(), &mut report);
-            if self.forward.is_none() {
+            if !layers.extend(next < cap, self.params.cancel.as_deref(), &mut report) {
                 self.budget.stopped = true;
                 return false;
             }
         }
-        self.forward
-            .as_ref()
-            .and_then(|f| f.may_reach(pos.board(), pos.to_move(), plies))
-            == Some(false)
+        layers.may_reach(pos.board(), pos.to_move(), plies) == Some(false)
     }
 
     /// Whether a line ending in `pos` after `ply` retractions is a solution.

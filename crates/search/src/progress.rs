@@ -24,10 +24,10 @@ pub enum Phase {
     Retracting,
     /// Playing forward (a retractor's forward goal after the retractions).
     Forward,
-    /// Building the positions a proof game's first plies reach (once per process), with how many
-    /// positions were expanded so far.
+    /// Building the positions a proof game's first plies reach (one ply at a time, as the search
+    /// needs them), with how many positions were expanded so far for the ply being built.
     ForwardLayers {
-        /// Positions expanded so far.
+        /// Positions expanded so far for the ply being built.
         positions: u64,
     },
 }

@@ -9,9 +9,7 @@ use std::{
     time::Duration,
 };
 
-use retrace_search::{
-    game_score, proof_games, LegalPruner, ProofGameParams, ProofGames, SearchOptions,
-};
+use retrace_search::{game_score, proof_games, LegalPruner, ProofGameParams, ProofGames};
 use retrace_unmove::{Retraction, RetroPosition};
 use serde_json::Value;
 use shakmaty::{Chess, Position};
@@ -73,25 +71,6 @@ pub fn search(
     max_nodes: Option<u64>,
     timeout: Option<Duration>,
 ) -> ProofGames {
-    search_with(
-        pos,
-        plies,
-        max_solutions,
-        max_nodes,
-        timeout,
-        SearchOptions::default(),
-    )
-}
-
-/// [`search`] with `options`.
-pub fn search_with(
-    pos: &RetroPosition,
-    plies: u32,
-    max_solutions: Option<usize>,
-    max_nodes: Option<u64>,
-    timeout: Option<Duration>,
-    options: SearchOptions,
-) -> ProofGames {
     let cancel = Arc::new(AtomicBool::new(false));
     let (done, finished) = mpsc::channel::<()>();
     let watchdog = timeout.map(|timeout| {
@@ -107,7 +86,6 @@ pub fn search_with(
         max_solutions,
         max_nodes,
         cancel: Some(cancel),
-        options,
         ..ProofGameParams::default()
     };
     let found = proof_games(pos, params, &LegalPruner::new());
@@ -119,6 +97,7 @@ pub fn search_with(
 }
 
 /// Whether `line` (last move first) is `game`, move for move.
+#[allow(dead_code)]
 pub fn is_game(pos: &RetroPosition, line: &[Retraction], game: &[String]) -> bool {
     game_score(pos, line).is_ok_and(|score| moves_of(&score) == game)
 }
