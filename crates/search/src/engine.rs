@@ -191,6 +191,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     }
 
     /// Nodes visited so far.
+    #[cfg(feature = "bench")]
     pub fn nodes(&self) -> u64 {
         self.budget.nodes
     }
@@ -211,6 +212,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     }
 
     /// Counts every line as a history, repeating or not (unsound as evidence: for benchmarks).
+    #[cfg(feature = "bench")]
     pub fn count_every_line(&mut self) {
         self.repetitions = None;
     }

@@ -40,7 +40,9 @@ pub use options::SearchOptions;
 pub use pgn::{game_score, line_notation, to_pgn, to_pgn_tagged, PgnError};
 pub use progress::{Phase, Progress};
 pub use proofgame::{proof_games, side_to_move_after, ProofGameParams, ProofGames};
-pub use prove::{prove, prove_measured, prove_within, Cut, Proof, Try};
+#[cfg(feature = "bench")]
+pub use prove::prove_measured;
+pub use prove::{prove, prove_within, Cut, Proof, Try};
 pub use pruner::{LegalPruner, NoPruning, Pruner, PROVE_CLOSURE_NODES, SEARCH_CAGE_LIMITS};
 pub use retractor::{
     solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,

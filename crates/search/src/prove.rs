@@ -116,7 +116,8 @@ pub fn prove_within<P: Pruner>(
 
 /// As [`prove_within`], with the nodes visited; `repetition_free: false` counts every line as a
 /// history, as the search did before issue 17 (unsound as evidence: for benchmarks and
-/// comparisons only).
+/// comparisons only, behind the `bench` feature).
+#[cfg(feature = "bench")]
 pub fn prove_measured<P: Pruner>(
     pos: &RetroPosition,
     max_depth: u32,
