@@ -101,10 +101,11 @@ impl ForwardLayers {
         let mut next = Vec::new();
         for (i, pos) in self.frontier.iter().enumerate() {
             if i % POLL_INTERVAL == 0 {
+                // Reported first, so that a cancel from the report stops the build at once.
+                progress(i as u64);
                 if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                     return false;
                 }
-                progress(i as u64);
             }
             for m in &pos.legal_moves() {
                 let mut child = pos.clone();
