@@ -4,7 +4,7 @@
 //! closure (as `prove` runs now). Prints, for each, the positions with a history, those the
 //! closure proved illegal, the time, the nodes of the retraction search and those of the closure.
 //!
-//! Run: `cargo run --release -p retrace-search --example prove_bench`
+//! Run: `cargo run --release -p retrace-search --features bench --example prove_bench`
 
 #[path = "../tests/support/retractor.rs"]
 mod retractor;

@@ -18,11 +18,6 @@
 //! may start from c1 or g1 at the cost of one move), and a rook on d1 or f1 counts as home. Both
 //! relax the bound, so it stays a lower bound for any game, castled or not.
 
-use std::{
-    cell::RefCell,
-    sync::atomic::{AtomicBool, Ordering},
-};
-
 use retrace_legal::pawn;
 use retrace_unmove::RetroPosition;
 use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Rank, Role, Square};
@@ -126,29 +121,21 @@ fn maps(color: Color, walls: Bitboard) -> Maps {
 /// A cache slot: the permanent squares and the maps of both sides around them.
 type Slot = Option<(Bitboard, Box<ByColor<Maps>>)>;
 
-/// Slots of the per-thread cache of maps (a power of two).
+/// Slots of the cache of maps (a power of two).
 const SLOTS: usize = 1 << 9;
 
-thread_local! {
-    /// The maps of both sides for the permanent squares seen lately: they change far less often
-    /// than positions in a search.
-    static CACHE: RefCell<Vec<Slot>> = RefCell::new(vec![None; SLOTS]);
+/// The slot of a 64-bit key in a cache of `slots` slots (a power of two).
+fn slot_of(key: u64, slots: usize) -> usize {
+    // The high bits of a multiplicative hash are its best mixed.
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - slots.trailing_zeros())) as usize
 }
 
-/// Calls `f` with the maps of both sides around `walls`, computed on a miss.
-fn with_maps<T>(walls: Bitboard, f: impl FnOnce(&ByColor<Maps>) -> T) -> T {
-    let slot = (u64::from(walls).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) as usize % SLOTS;
-    CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        let hit = matches!(&cache[slot], Some((key, _)) if *key == walls);
-        if !hit {
-            cache[slot] = Some((walls, Box::new(ByColor::new_with(|c| maps(c, walls)))));
-        }
-        match &cache[slot] {
-            Some((_, maps)) => f(maps),
-            None => unreachable!("the slot was just filled"),
-        }
-    })
+/// The slots of a cache, allocated on first use: a search that never asks the bound pays nothing.
+fn slots<T: Clone>(cache: &mut Vec<Option<T>>, len: usize) -> &mut [Option<T>] {
+    if cache.is_empty() {
+        cache.resize(len, None);
+    }
+    cache
 }
 
 /// The maps of the start squares of `role` (in the order of [`STARTS`]).
@@ -191,45 +178,8 @@ fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
     promoted * squares.count() as u32 - best_saving
 }
 
-/// Slots of the per-thread cache of pawn moves, per side (a power of two).
+/// Slots of the cache of pawn moves, per side (a power of two).
 const PAWN_SLOTS: usize = 1 << 10;
-
-thread_local! {
-    /// The moves of the pawn structures seen lately: an assignment costs a few microseconds and a
-    /// structure with doubled pawns often stays for a whole subtree.
-    static PAWN_CACHE: RefCell<Vec<Option<(Bitboard, u32)>>> =
-        RefCell::new(vec![None; 2 * PAWN_SLOTS]);
-}
-
-/// The fewest moves `color`'s pawns on `pawns` made ([`retrace_legal::pawn_moves_needed`]), far
-/// beyond any game when no assignment to start files exists.
-fn pawn_moves(color: Color, pawns: Bitboard) -> u32 {
-    let slot = (u64::from(pawns).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % PAWN_SLOTS
-        + if color.is_white() { 0 } else { PAWN_SLOTS };
-    PAWN_CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        match cache[slot] {
-            Some((key, moves)) if key == pawns => moves,
-            _ => {
-                let moves =
-                    retrace_legal::pawn_moves_needed(color, pawns).unwrap_or(u32::from(FAR));
-                cache[slot] = Some((pawns, moves));
-                moves
-            }
-        }
-    })
-}
-
-/// Whether [`moves_needed`] counts where the captured units were taken ([`captured_units_moves`]).
-/// Always on in use; the switch lets a benchmark measure the term against the bound without it,
-/// in one run.
-static CAPTURE_SQUARES: AtomicBool = AtomicBool::new(true);
-
-/// Turns the capture-square term of the proof-game bound on or off (for benchmarks only).
-#[doc(hidden)]
-pub fn set_capture_squares(on: bool) {
-    CAPTURE_SQUARES.store(on, Ordering::Relaxed);
-}
 
 /// The fewest moves a possibly missing unit of `victim` made to stand on each square (and be
 /// captured there), `FAR` where none can: an original piece from its start square along the
@@ -292,43 +242,123 @@ fn pawn_capture_cost(capturer: Color, sq: Square, start: i32, costs: &[u8; 64]) 
     Some(total.min(30) as u8)
 }
 
-/// Slots of the per-thread cache of capture-square terms (a power of two).
+/// Slots of the cache of capture-square terms (a power of two).
 const CAPTURE_SLOTS: usize = 1 << 10;
 
 /// A capture-square term with its key: the capturing side, its pawns, the permanent squares, and
 /// what of the victim is missing (any unit, a pawn).
-type CaptureSlot = Option<((Color, Bitboard, Bitboard, bool, bool), u32)>;
+type CaptureSlot = ((Color, Bitboard, Bitboard, bool, bool), u32);
 
-thread_local! {
-    /// The capture-square terms seen lately: they depend on pawns and walls only.
-    static CAPTURE_CACHE: RefCell<Vec<CaptureSlot>> = RefCell::new(vec![None; CAPTURE_SLOTS]);
+/// The proof-game distance bound with its caches: the maps for the permanent squares seen lately,
+/// the moves of the pawn structures and the capture-square terms. They change far less often than
+/// positions in a search, so the search that owns the bound keeps it for its whole tree; each
+/// cache is a direct-mapped table of fixed size (a miss only recomputes), allocated on first use.
+#[derive(Clone, Debug)]
+pub(crate) struct Bound {
+    /// Whether the bound counts where the captured units were taken ([`Bound::captured_units_moves`]).
+    capture_squares: bool,
+    maps: Vec<Slot>,
+    /// The moves of the pawns of each side, White's slots first.
+    pawns: Vec<Option<(Bitboard, u32)>>,
+    captures: Vec<Option<CaptureSlot>>,
 }
 
-/// The moves the units of `capturer`'s enemy that `capturer`'s pawns on `pawns` captured made
-/// before being captured, at least, over every assignment of the pawns to start files
-/// ([`retrace_legal::min_pawn_assignment`]); `victim_maps` are the enemy's shortest paths around
-/// the permanent squares. Zero when no two pawns share a file (each may have come straight), far
-/// beyond any game when no assignment leaves a missing unit for each capture.
-///
-/// A lower bound: each capture took a distinct unit that is not on the board, so its moves are
-/// counted nowhere else, and it had moved to the capture square, at least as many moves as the
-/// cheapest candidate's there.
-fn captured_units_moves(
-    capturer: Color,
-    pawns: Bitboard,
-    walls: Bitboard,
-    victim_maps: &Maps,
-    missing: (bool, bool),
-) -> u32 {
-    if pawn::on_distinct_files(pawns) {
-        return 0;
+impl Bound {
+    /// The bound, with or without the capture-square term (on in use; off only to measure it).
+    pub(crate) fn new(capture_squares: bool) -> Bound {
+        Bound {
+            capture_squares,
+            maps: Vec::new(),
+            pawns: Vec::new(),
+            captures: Vec::new(),
+        }
     }
-    let key = (capturer, pawns, walls, missing.0, missing.1);
-    let hash =
-        (u64::from(pawns) ^ u64::from(walls).rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let slot = (hash >> 54) as usize % CAPTURE_SLOTS;
-    CAPTURE_CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
+
+    /// A lower bound on the moves each side made to bring its units from the initial array to
+    /// `pos` (see the module's documentation).
+    #[must_use]
+    pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
+        let board = pos.board();
+        let walls = retrace_legal::permanent_squares(pos);
+        let slot = slot_of(u64::from(walls), SLOTS);
+        let hit = matches!(&slots(&mut self.maps, SLOTS)[slot], Some((key, _)) if *key == walls);
+        if !hit {
+            self.maps[slot] = Some((walls, Box::new(ByColor::new_with(|c| maps(c, walls)))));
+        }
+        let Some((_, maps)) = self.maps[slot].take() else {
+            unreachable!("the slot was just filled")
+        };
+        let needed = ByColor::new_with(|color| {
+            let ours = board.by_color(color);
+            let pieces: u32 = PIECES
+                .into_iter()
+                .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
+                .fold(0u32, u32::saturating_add);
+            let pawns = self.pawn_moves(color, ours & board.pawns());
+            let captured = if self.capture_squares {
+                let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
+                let enemy_pawns = board.by_color(color.other()) & board.pawns();
+                self.captured_units_moves(
+                    color.other(),
+                    enemy_pawns,
+                    walls,
+                    maps.get(color),
+                    missing,
+                )
+            } else {
+                0
+            };
+            let moves = pieces.saturating_add(pawns).saturating_add(captured);
+            let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
+            moves.max(missing)
+        });
+        self.maps[slot] = Some((walls, maps));
+        needed
+    }
+
+    /// The fewest moves `color`'s pawns on `pawns` made ([`retrace_legal::pawn_moves_needed`]),
+    /// far beyond any game when no assignment to start files exists.
+    fn pawn_moves(&mut self, color: Color, pawns: Bitboard) -> u32 {
+        let slot =
+            slot_of(u64::from(pawns), PAWN_SLOTS) + if color.is_white() { 0 } else { PAWN_SLOTS };
+        let cache = slots(&mut self.pawns, 2 * PAWN_SLOTS);
+        match cache[slot] {
+            Some((key, moves)) if key == pawns => moves,
+            _ => {
+                let moves =
+                    retrace_legal::pawn_moves_needed(color, pawns).unwrap_or(u32::from(FAR));
+                cache[slot] = Some((pawns, moves));
+                moves
+            }
+        }
+    }
+
+    /// The moves the units of `capturer`'s enemy that `capturer`'s pawns on `pawns` captured made
+    /// before being captured, at least, over every assignment of the pawns to start files
+    /// ([`retrace_legal::min_pawn_assignment`]); `victim_maps` are the enemy's shortest paths
+    /// around the permanent squares. Zero when no two pawns share a file (each may have come
+    /// straight), far beyond any game when no assignment leaves a missing unit for each capture.
+    ///
+    /// A lower bound: each capture took a distinct unit that is not on the board, so its moves
+    /// are counted nowhere else, and it had moved to the capture square, at least as many moves
+    /// as the cheapest candidate's there.
+    fn captured_units_moves(
+        &mut self,
+        capturer: Color,
+        pawns: Bitboard,
+        walls: Bitboard,
+        victim_maps: &Maps,
+        missing: (bool, bool),
+    ) -> u32 {
+        if pawn::on_distinct_files(pawns) {
+            return 0;
+        }
+        let key = (capturer, pawns, walls, missing.0, missing.1);
+        let slot = slot_of(
+            u64::from(pawns) ^ u64::from(walls).rotate_left(17),
+            CAPTURE_SLOTS,
+        );
+        let cache = slots(&mut self.captures, CAPTURE_SLOTS);
         match cache[slot] {
             Some((k, moves)) if k == key => moves,
             _ => {
@@ -346,40 +376,7 @@ fn captured_units_moves(
                 moves
             }
         }
-    })
-}
-
-/// A lower bound on the moves each side made to bring its units from the initial array to `pos`
-/// (see the module's documentation).
-#[must_use]
-pub fn moves_needed(pos: &RetroPosition) -> ByColor<u32> {
-    moves_needed_with(pos, CAPTURE_SQUARES.load(Ordering::Relaxed))
-}
-
-/// [`moves_needed`], with or without the capture-square term.
-fn moves_needed_with(pos: &RetroPosition, capture_squares: bool) -> ByColor<u32> {
-    let board = pos.board();
-    let walls = retrace_legal::permanent_squares(pos);
-    with_maps(walls, |maps| {
-        ByColor::new_with(|color| {
-            let ours = board.by_color(color);
-            let pieces: u32 = PIECES
-                .into_iter()
-                .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
-                .fold(0u32, u32::saturating_add);
-            let pawns = pawn_moves(color, ours & board.pawns());
-            let captured = if capture_squares {
-                let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
-                let enemy_pawns = board.by_color(color.other()) & board.pawns();
-                captured_units_moves(color.other(), enemy_pawns, walls, maps.get(color), missing)
-            } else {
-                0
-            };
-            let moves = pieces.saturating_add(pawns).saturating_add(captured);
-            let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
-            moves.max(missing)
-        })
-    })
+    }
 }
 
 #[cfg(test)]
@@ -392,6 +389,16 @@ mod tests {
         moves_needed(&RetroPosition::from_fen(fen).expect("FEN"))
     }
 
+    /// The bound with its capture-square term, from a fresh cache.
+    fn moves_needed(pos: &RetroPosition) -> ByColor<u32> {
+        Bound::new(true).moves_needed(pos)
+    }
+
+    /// The bound without the capture-square term.
+    fn moves_needed_with(pos: &RetroPosition, capture_squares: bool) -> ByColor<u32> {
+        Bound::new(capture_squares).moves_needed(pos)
+    }
+
     /// The bound holds in real games: after `n` plies White has made `ceil(n/2)` moves and Black
     /// `floor(n/2)`, and neither may need more. The games are biased toward castling, promotions
     /// and en passant, the moves that bend the simple count; their positions keep the castling
@@ -400,6 +407,7 @@ mod tests {
     fn moves_needed_never_exceeds_the_moves_played() {
         let (mut castled, mut promoted, mut walled) = (0, 0, 0);
         let (mut checked, mut tightened) = (0, 0);
+        let (mut with, mut without) = (Bound::new(true), Bound::new(false));
         for seed in 0..4_000 {
             let game = random_game(seed, 80);
             castled += game
@@ -411,7 +419,7 @@ mod tests {
             for (ply, pos) in game.positions.iter().enumerate() {
                 let ply = ply as u32;
                 let retro = retro_position(pos);
-                let bound = moves_needed(&retro);
+                let bound = with.moves_needed(&retro);
                 let (white, black) = (ply.div_ceil(2), ply / 2);
                 assert!(
                     bound.white <= white && bound.black <= black,
@@ -420,7 +428,7 @@ mod tests {
                 );
                 let walls = retrace_legal::permanent_squares(&retro);
                 walled += usize::from((walls & !pos.board().pawns()).any());
-                tightened += usize::from(bound != moves_needed_with(&retro, false));
+                tightened += usize::from(bound != without.moves_needed(&retro));
                 checked += 1;
             }
         }
@@ -446,13 +454,14 @@ mod tests {
         );
         let text = std::fs::read_to_string(path).expect("the corpus is in positions/corpora");
         let mut positions = 0;
+        let mut owned = Bound::new(true);
         for line in text.lines().filter(|l| l.contains("\"proof_game\"")) {
             let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
             let answer = problem["answer"].as_str().expect("answer");
             let game = replay_score(answer);
             for (ply, pos) in game.positions.iter().enumerate().skip(1) {
                 let ply = ply as u32;
-                let bound = moves_needed(&retro_position(pos));
+                let bound = owned.moves_needed(&retro_position(pos));
                 assert!(
                     bound.white <= ply.div_ceil(2) && bound.black <= ply / 2,
                     "{} after {ply} plies: {bound:?}",

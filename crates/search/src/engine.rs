@@ -1,24 +1,27 @@
 //! The retraction search itself: depth-first, with transposition tables and cooperative stops.
 
-use std::sync::Arc;
-
 use retrace_legal::Reason;
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{ByColor, Color};
 
 use crate::{
-    bound::moves_needed,
+    bound::Bound,
     budget::Budget,
     facts::{allows_en_passant, is_initial, is_zeroing, LostRights},
     forward::ForwardLayers,
     table::{verification, KeyMap, NodeKey, Table},
-    Phase, Progress, Pruner, Refutation, SolveParams,
+    Phase, Progress, Pruner, Refutation, Solutions, SolveParams,
 };
 
-/// Proof games at least this long meet a forward search from the initial array ...
-const FORWARD_FROM: u32 = 8;
-/// ... that goes this many plies deep (about a million positions at 5).
+/// Proof games meet a forward search from the initial array that goes at most this many plies
+/// deep (about a million positions at 5), and at most half the game.
 const FORWARD_DEPTH: u32 = 5;
+
+/// What a node of the backward search near the initial array costs (its retractions generated,
+/// each child judged), in positions the forward build expands: a layer is built once the nodes it
+/// could have cut cost as much as building it. Chosen with `proofgame_bench` over the published
+/// games of up to 24 plies: 1 and 3 cost the same, 6 and 12 more (layer 5 then comes too early).
+const NODE_COST_IN_EXPANSIONS: u64 = 3;
 
 /// How many times the search may find a cage on the line that shows a history and look for
 /// another, before it accepts the next line without asking (keeping a line never loses a
@@ -40,13 +43,15 @@ enum Goal {
     InitialArray,
 }
 
+/// One search and everything it caches: its tables, the proof-game bound's maps, the forward
+/// layers. Nothing outlives it, so a search answers the same whatever ran before it.
 pub(crate) struct Search<'p, 'a, P: Pruner> {
-    pub pruner: &'p P,
-    pub params: SolveParams<'a>,
-    pub budget: Budget<'a>,
-    pub lines: Vec<Vec<Retraction>>,
+    pruner: &'p P,
+    params: SolveParams<'a>,
+    budget: Budget<'a>,
+    lines: Vec<Vec<Retraction>>,
     /// Solutions found, including those not kept in `lines`.
-    pub count: u64,
+    count: u64,
     line: Vec<Retraction>,
     /// Positions known to have (or not to have) a history of some length.
     history: Table,
@@ -56,8 +61,14 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     onward: Table<NodeKey>,
     /// Positions known to lead to no solution in the given remaining depth.
     dead: Table,
-    /// Positions reachable from the initial array in a few plies, for long proof games.
-    forward: Option<Arc<ForwardLayers>>,
+    /// Positions reachable from the initial array in a few plies, for proof games: built one ply at
+    /// a time, as the search's own work pays for them (see [`Search::forward_excludes`]).
+    forward: Option<ForwardLayers>,
+    /// The nodes of a proof game visited at each number of plies from the initial array, up to
+    /// [`FORWARD_DEPTH`]: the work the forward layers could cut.
+    near_start: [u64; FORWARD_DEPTH as usize + 1],
+    /// The proof-game distance bound with its caches.
+    bound: Bound,
     /// The costlier verdicts ([`Pruner::deep_reason`], the cage attempt) asked so far, by position
     /// key, each with the position's verification key: `Some` when the position was proven
     /// illegal.
@@ -70,13 +81,13 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     /// parent and tries the next retraction there.
     unwind: Option<u32>,
     /// Candidate lines that died on a costlier verdict, with the reason.
-    pub refuted: Vec<Refutation>,
+    refuted: Vec<Refutation>,
     /// The retraction lists of each retraction number (1 = the last move), reused across the
     /// tree as perft reuses its buffers, so that no node allocates its own.
     buffers: Vec<PlyBuffers>,
     /// The positions of the existence line being searched, root first, when the search counts
     /// only repetition-free lines (see [`Repetitions`]); `None` when it counts every line.
-    pub(crate) repetitions: Option<Repetitions>,
+    repetitions: Option<Repetitions>,
 }
 
 /// The positions of the line an existence search is on, so that it never counts a line that
@@ -137,6 +148,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             params.cancel.clone(),
             params.progress.take(),
         );
+        let bound = Bound::new(params.options.capture_squares);
         Search {
             pruner,
             params,
@@ -148,6 +160,8 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             onward: Table::new(),
             dead: Table::new(),
             forward: None,
+            near_start: [0; FORWARD_DEPTH as usize + 1],
+            bound,
             deep: KeyMap::default(),
             any_deep: false,
             path: Vec::new(),
@@ -157,6 +171,50 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             repetitions: None,
         }
         .counting_repetition_free()
+    }
+
+    /// What the search found: its solutions, refutations and nodes.
+    pub fn into_solutions(self) -> Solutions {
+        Solutions {
+            lines: self.lines,
+            count: self.count,
+            refuted: self.refuted,
+            complete: !self.budget.stopped,
+            nodes: self.budget.nodes,
+            elapsed: self.budget.start.elapsed(),
+        }
+    }
+
+    /// The pruner the search asks.
+    pub fn pruner(&self) -> &'p P {
+        self.pruner
+    }
+
+    /// Nodes visited so far.
+    #[cfg(feature = "bench")]
+    pub fn nodes(&self) -> u64 {
+        self.budget.nodes
+    }
+
+    /// The nodes left in the budget (`None`: no budget).
+    pub fn nodes_left(&self) -> Option<u64> {
+        self.budget.left()
+    }
+
+    /// The cancel flag the search polls, if it has one.
+    pub fn cancel_flag(&self) -> Option<&std::sync::atomic::AtomicBool> {
+        self.budget.cancel_flag()
+    }
+
+    /// Whether the budget or cancellation stopped the search.
+    pub fn stopped(&self) -> bool {
+        self.budget.stopped
+    }
+
+    /// Counts every line as a history, repeating or not (unsound as evidence: for benchmarks).
+    #[cfg(feature = "bench")]
+    pub fn count_every_line(&mut self) {
+        self.repetitions = None;
     }
 
     /// The buffers of retraction number `index`, taken out of the search while a node uses them
@@ -332,7 +390,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
 
     /// The position `r` leads to, if it may be retraction number `index` and the pruner accepts
     /// it. Called lazily in each loop so that a search for one history stops at the first.
-    fn child(&self, pos: &RetroPosition, r: Retraction, index: u32) -> Option<RetroPosition> {
+    fn child(&mut self, pos: &RetroPosition, r: Retraction, index: u32) -> Option<RetroPosition> {
         if !self.allowed(pos, r, index) {
             return None;
         }
@@ -342,7 +400,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         }
         // In a proof game the distance bound is far cheaper than the analysis: ask it first.
         if let Some(total) = self.params.facts.plies_since_start {
-            if total < index || !start_in_reach(&child, total - index) {
+            if total < index || !start_in_reach(&mut self.bound, &child, total - index) {
                 return None;
             }
         }
@@ -436,18 +494,32 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     }
 
     /// Whether the forward layers show that no game reaches `pos` in exactly `plies` plies (see
-    /// `forward.rs`: they can only rule a board out, never vouch for a position). Builds the
-    /// process's shared layers the first time a long proof game asks; a cancel during the build
-    /// stops the search.
+    /// `forward.rs`: they can only rule a board out, never vouch for a position). A cancel during
+    /// a build stops the search.
+    ///
+    /// The layers are built lazily, one ply at a time and only as deep as the search's own work
+    /// pays for: the next layer (`d + 1` plies from the start) is built once the nodes visited
+    /// within `d + 1` plies of the start, which it could have cut, cost as much as its build
+    /// ([`NODE_COST_IN_EXPANSIONS`]); whatever the problem, the layers then cost at most about
+    /// as much again as the search near the start. Short or easy proof games never pay for
+    /// a million positions; the decision depends on the search's own nodes alone, so the same
+    /// problem is searched the same way every time.
     fn forward_excludes(&mut self, pos: &RetroPosition, plies: u32) -> bool {
         let Some(total) = self.params.facts.plies_since_start else {
             return false;
         };
-        let depth = FORWARD_DEPTH.min(total / 2);
-        if total < FORWARD_FROM || plies > depth || self.budget.stopped {
+        let cap = FORWARD_DEPTH.min(total / 2);
+        if plies == 0 || plies > cap || self.budget.stopped {
             return false;
         }
-        if self.forward.is_none() {
+        self.near_start[plies as usize] += 1;
+        let layers = self.forward.get_or_insert_with(ForwardLayers::new);
+        while layers.depth() < plies {
+            let next = layers.depth() + 1;
+            let work: u64 = self.near_start[1..=next as usize].iter().sum();
+            if work.saturating_mul(NODE_COST_IN_EXPANSIONS) < layers.next_cost() {
+                break;
+            }
             let (nodes, solutions, start) = (
                 self.budget.nodes,
                 usize::try_from(self.count).unwrap_or(usize::MAX),
@@ -464,16 +536,12 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     phase: Phase::ForwardLayers { positions },
                 });
             };
-            self.forward = ForwardLayers::shared(depth, self.params.cancel.as_deref(), &mut report);
-            if self.forward.is_none() {
+            if !layers.extend(next < cap, self.params.cancel.as_deref(), &mut report) {
                 self.budget.stopped = true;
                 return false;
             }
         }
-        self.forward
-            .as_ref()
-            .and_then(|f| f.may_reach(pos.board(), pos.to_move(), plies))
-            == Some(false)
+        layers.may_reach(pos.board(), pos.to_move(), plies) == Some(false)
     }
 
     /// Whether a line ending in `pos` after `ply` retractions is a solution.
@@ -589,7 +657,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         }
         if let Some(total) = self.params.facts.plies_since_start {
             // Every other node passed the distance bound in `child`: only the root is asked here.
-            if total < ply || (ply == 0 && !start_in_reach(pos, total)) {
+            if total < ply || (ply == 0 && !start_in_reach(&mut self.bound, pos, total)) {
                 return false;
             }
             // Within the forward horizon only positions some game reaches can lie on a line.
@@ -712,8 +780,8 @@ impl PlyBuffers {
 /// Whether the initial array may be `plies` retractions away: each side must have enough moves
 /// for what its units need at least. The retracting side takes back the odd plies from here, the
 /// other side the even ones.
-fn start_in_reach(pos: &RetroPosition, plies: u32) -> bool {
-    let needed = moves_needed(pos);
+fn start_in_reach(bound: &mut Bound, pos: &RetroPosition, plies: u32) -> bool {
+    let needed = bound.moves_needed(pos);
     *needed.get(pos.retracting()) <= plies.div_ceil(2) && *needed.get(pos.to_move()) <= plies / 2
 }
 

@@ -1,4 +1,5 @@
-//! Solutions as forward games: PGN from the earliest position, replayed by shakmaty first.
+//! Solutions as text: PGN from the earliest position, replayed by shakmaty first, and the retro
+//! notation of a line.
 
 use std::fmt::Write as _;
 
@@ -156,4 +157,17 @@ fn playable(setup: shakmaty::Setup) -> Result<Chess, String> {
             Err(err) => err.ignore_too_much_material().map_err(|e| e.to_string()),
         },
     }
+}
+
+/// The notation of each move of `line` (last move first), each with its check mark.
+#[must_use]
+pub fn line_notation(pos: &RetroPosition, line: &[Retraction]) -> Vec<String> {
+    let mut pos = pos.clone();
+    line.iter()
+        .map(|&r| {
+            let text = pos.notation(r);
+            pos.retract_in_place(r);
+            text
+        })
+        .collect()
 }

@@ -12,7 +12,7 @@ use std::{
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
 
-use crate::{solve, GameFacts, Progress, Pruner, SolveParams};
+use crate::{solve, GameFacts, Progress, Pruner, SearchOptions, SolveParams};
 
 /// The parameters of [`proof_games`].
 #[derive(Default)]
@@ -29,6 +29,8 @@ pub struct ProofGameParams<'a> {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called every few thousand nodes.
     pub progress: Option<&'a mut dyn FnMut(Progress)>,
+    /// What the search may leave out, for benchmarks (everything is on by default).
+    pub options: SearchOptions,
 }
 
 /// What [`proof_games`] found.
@@ -97,6 +99,7 @@ pub fn proof_games<P: Pruner>(
         },
         cancel: params.cancel,
         progress: params.progress,
+        options: params.options,
         ..SolveParams::default()
     };
     let found = solve(pos, solve_params, pruner);

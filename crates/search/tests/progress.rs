@@ -1,5 +1,5 @@
-//! Cancellation and progress reach every phase of a proof-game search, the forward layers built
-//! once per process included. Its own test binary, so that the layers are not built yet.
+//! Cancellation and progress reach every phase of a proof-game search, the building of the forward
+//! layers included.
 
 use std::sync::{
     atomic::{AtomicBool, Ordering},

@@ -154,3 +154,46 @@ fn longer_published_proof_games_are_never_called_impossible() {
         assert!(tally.found >= 14, "only {} of 44 found", tally.found);
     }
 }
+
+/// A search owns everything it caches (the bound's maps, the forward layers, the pruner's cages),
+/// so a proof game is searched the same way whatever ran before it and on whatever thread: the
+/// same games in the same nodes, alone, after other problems, and on another thread.
+#[test]
+fn a_proof_game_is_searched_the_same_whatever_ran_before() {
+    let problems = published::load();
+    let by_id = |id: &str| {
+        problems
+            .iter()
+            .find(|p| p.id == id)
+            .unwrap_or_else(|| panic!("{id} is in the corpus"))
+    };
+    // Two of 14 plies (the forward layers built to different depths) and one of 8.
+    let chosen = [
+        by_id("pg-P1067982"),
+        by_id("pg-P0006447"),
+        by_id("pg-orban-1976-schwalbe"),
+    ];
+    let search = |p: &published::Published| {
+        let found = proof_games(&p.pos, p.plies, 2, 2_000_000);
+        (found.games, found.nodes, found.complete)
+    };
+    let alone: Vec<_> = chosen.iter().map(|p| search(p)).collect();
+    let reversed: Vec<_> = chosen.iter().rev().map(|p| search(p)).collect();
+    let threaded = std::thread::scope(|s| {
+        let handles: Vec<_> = chosen.iter().map(|p| s.spawn(move || search(p))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("the search runs"))
+            .collect::<Vec<_>>()
+    });
+    for (i, p) in chosen.iter().enumerate() {
+        assert!(alone[i].2 && !alone[i].0.is_empty(), "{}: not found", p.id);
+        assert_eq!(
+            alone[i],
+            reversed[chosen.len() - 1 - i],
+            "{} after others",
+            p.id
+        );
+        assert_eq!(alone[i], threaded[i], "{} on its own thread", p.id);
+    }
+}

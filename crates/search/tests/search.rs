@@ -205,6 +205,8 @@ fn no_uncapture_applies_to_every_ply_of_the_side() {
 #[test]
 fn real_histories_from_random_games_are_never_lost() {
     let mut checked = [0usize; 5];
+    // One pruner for the whole test: its cage store keeps what the cage attempts learn.
+    let pruner = LegalPruner::new();
     for seed in 0..400u64 {
         let game = random_game(seed, 120 + (seed as usize % 180));
         let plies = game.moves.len();
@@ -230,7 +232,7 @@ fn real_histories_from_random_games_are_never_lost() {
                 max_nodes: Some(200_000),
                 ..SolveParams::default()
             };
-            let found = solve(&p, params, &LegalPruner::new());
+            let found = solve(&p, params, &pruner);
             if !found.complete {
                 break;
             }

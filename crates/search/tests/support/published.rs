@@ -63,6 +63,7 @@ pub fn moves_of(score: &str) -> Vec<String> {
 }
 
 /// The games of `plies` plies that reach `pos`, within `max_nodes` nodes and `timeout`.
+#[allow(dead_code)]
 pub fn search(
     pos: &RetroPosition,
     plies: u32,
@@ -96,6 +97,7 @@ pub fn search(
 }
 
 /// Whether `line` (last move first) is `game`, move for move.
+#[allow(dead_code)]
 pub fn is_game(pos: &RetroPosition, line: &[Retraction], game: &[String]) -> bool {
     game_score(pos, line).is_ok_and(|score| moves_of(&score) == game)
 }
