@@ -16,9 +16,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::{
-    commands::{interrupted, print_answer, Answer},
+    interrupt::Interrupt,
     lines::{lines, one_line, Line},
-    output::{error_json, CliError},
+    output::{error_json, Answer, CliError},
 };
 
 /// Lines answered together per job: enough to keep every thread busy, few enough to bound memory.
@@ -36,6 +36,7 @@ pub fn default_jobs() -> usize {
 pub fn run(
     json: bool,
     jobs: usize,
+    interrupt: &Interrupt,
     answer: impl Fn(&str) -> Result<Answer, CliError> + Sync,
 ) -> Result<ExitCode, CliError> {
     let progress = progress_bar();
@@ -80,7 +81,7 @@ pub fn run(
         };
         for (line, result) in chunk.iter().zip(answers) {
             match result {
-                Ok(a) => print_answer(&a, json)?,
+                Ok(a) => a.print(json)?,
                 Err(err @ CliError::BadInput(_)) => {
                     failed = true;
                     let message = one_line(&err.to_string());
@@ -93,7 +94,7 @@ pub fn run(
             }
             progress.inc(1);
         }
-        if interrupted() {
+        if interrupt.is_set() {
             progress.finish_and_clear();
             eprintln!("retrace: interrupted after line {last}: the rest was not read");
             return Ok(ExitCode::from(130));

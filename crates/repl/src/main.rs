@@ -36,10 +36,10 @@ fn main() -> ExitCode {
                     .filter(|l| !l.is_empty())
                     .collect();
                 let message = message.join(" ");
-                println!(
-                    "{}",
-                    output::error_json(message.trim_start_matches("error: "))
-                );
+                let doc = output::error_json(message.trim_start_matches("error: "));
+                if let Err(err) = output::print(&format!("{doc}\n")) {
+                    return output::report(&err, false);
+                }
             }
             let _ = err.print();
             return ExitCode::from(2);
