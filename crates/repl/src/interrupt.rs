@@ -14,11 +14,11 @@ use std::{
 
 /// How long work that does not look at the flag (a read blocked on a pipe, say) may go on after
 /// Ctrl-C before the process ends anyway, so that every command stops within 0.2 s.
-const GRACE: Duration = Duration::from_millis(100);
+pub const GRACE: Duration = Duration::from_millis(100);
 
 /// How long a command that noticed the interrupt may take to print what it has: the process ends
 /// after it even if that printing is stuck (on a full pipe nobody reads).
-const BACKSTOP: Duration = Duration::from_secs(2);
+pub const BACKSTOP: Duration = Duration::from_secs(2);
 
 /// The exit status after Ctrl-C.
 pub const INTERRUPTED_STATUS: u8 = 130;
