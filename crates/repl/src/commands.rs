@@ -1,5 +1,5 @@
 //! The dispatcher of the subcommands: each turns one position into one answer (made in
-//! [`output`](crate::output)), printed as text or JSON, on one position or on every line of a
+//! [`crate::output`]), printed as text or JSON, on one position or on every line of a
 //! batch.
 
 use std::{io::IsTerminal, path::Path, process::ExitCode, time::Instant};
