@@ -66,12 +66,34 @@ impl Setup {
             pos.mark_never_moved(sq).map_err(|e| e.to_string())?;
         }
         for &sq in promoted {
-            pos.mark_promoted(sq).map_err(|e| e.to_string())?;
+            mark_promoted(&mut pos, sq)?;
         }
         Ok(Setup {
             pos,
             facts: FenFacts::parse(fen),
         })
+    }
+}
+
+/// Marks the unit on `square` as a promoted piece, as a person means it: a unit also marked as
+/// never having moved (by the user, or by a castling right) is an original unit, so both marks
+/// together are refused (the generator's own `mark_promoted` accepts them, for its tests).
+pub fn mark_promoted(pos: &mut RetroPosition, square: Square) -> Result<(), String> {
+    if pos.frozen().contains(square) {
+        return Err(format!(
+            "cannot mark {square} as promoted: it is marked as never having moved, so it is an \
+             original unit"
+        ));
+    }
+    pos.mark_promoted(square).map_err(|e| e.to_string())
+}
+
+/// A count of `--max` (REPL: `max`): at least 1, since a search stopped before its first
+/// solution answers nothing.
+pub fn parse_max(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("max '{text}' must be a whole number from 1 on")),
     }
 }
 
@@ -153,7 +175,7 @@ impl SolveRequest {
             let value = words.next().ok_or(usage)?;
             match word {
                 "extra" => request.extra = parse_depth(value)?,
-                "max" => request.max = Some(parse_count("max", value)?),
+                "max" => request.max = Some(parse_max(value)?),
                 "nodes" => request.max_nodes = Some(parse_count("nodes", value)?),
                 "no-uncapture" => {
                     request.no_uncapture = Uncapturers::from_str(value, false)

@@ -165,7 +165,7 @@ fn repl(
     strict: bool,
     interrupt: &Interrupt,
 ) -> Result<ExitCode, CliError> {
-    match script_file {
+    let failed_writes = match script_file {
         Some(path) => {
             let cannot = |why: String| {
                 CliError::BadInput(format!("cannot open script {}: {why}", path.display()))
@@ -174,10 +174,17 @@ fn repl(
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(cannot("it is a directory".into()));
             }
-            script::run(std::io::BufReader::new(file), strict, interrupt.flag())?;
+            script::run(std::io::BufReader::new(file), strict, interrupt.flag())?
         }
         None if std::io::stdin().is_terminal() => interactive::run()?,
         None => script::run(std::io::stdin().lock(), strict, interrupt.flag())?,
+    };
+    if failed_writes > 0 && !interrupt.is_set() {
+        output::warn(&format!(
+            "{failed_writes} file{} could not be written (see the errors above)",
+            plural(failed_writes)
+        ));
+        return Ok(ExitCode::from(1));
     }
     Ok(interrupt.status())
 }
@@ -385,12 +392,28 @@ fn proofgame_command(
         // One job: the games are gathered for the PGN file in input order.
         crate::batch::run(args.json, 1, interrupt, answer)?
     } else {
-        answer(&args.fen)?.print(args.json)?;
-        interrupt.status()
+        let answer = answer(&args.fen)?;
+        // The file first: if it cannot be written the answer is still printed, alone.
+        let written = write_pgn(pgn_file, &pgn);
+        answer.print(args.json)?;
+        return written.map(|()| interrupt.status());
     };
-    if let Some(file) = pgn_file {
-        std::fs::write(file, pgn.into_inner().unwrap_or_default())
-            .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", file.display())))?;
-    }
+    write_pgn(pgn_file, &pgn)?;
     Ok(code)
+}
+
+/// Writes the games gathered to the `--pgn` file (standard output for `-`), whole or not at all.
+/// A failure is one line on stderr and exit status 1, never a second JSON document: the answers
+/// were printed already.
+fn write_pgn(file: Option<&Path>, pgn: &std::sync::Mutex<String>) -> Result<(), CliError> {
+    let Some(file) = file else {
+        return Ok(());
+    };
+    let pgn = pgn
+        .lock()
+        .map_err(|_| CliError::Internal("the PGN buffer was poisoned".into()))?;
+    if file == Path::new("-") {
+        return output::print(&pgn);
+    }
+    crate::files::write_atomic(file, &pgn).map_err(CliError::WriteFailed)
 }

@@ -25,6 +25,7 @@ use crate::{
     args::{SolveRequest, KEPT_SOLUTIONS},
     board::{draw, Style},
     help,
+    lines::{escape_controls, one_line, MAX_FILE},
     output::{proof::ProofReport, render},
 };
 
@@ -54,6 +55,9 @@ struct Step {
 pub enum Outcome {
     /// Show this text (possibly empty) and read the next command.
     Show(String),
+    /// Show this text, then report this error: the command did part of its work and kept it (a
+    /// proof game search whose games are kept though its PGN file could not be written).
+    Partial { text: String, error: String },
     /// Leave the session.
     Quit,
 }
@@ -88,6 +92,8 @@ pub struct Session {
     style: Style,
     /// Verified user cages, used by the analysis and the search.
     cages: CageStore,
+    /// Writes of files that failed (not part of a saved session).
+    failed_writes: u32,
 }
 
 impl Session {
@@ -108,6 +114,7 @@ impl Session {
             flipped: false,
             style,
             cages: CageStore::new(),
+            failed_writes: 0,
         }
     }
 
@@ -190,7 +197,7 @@ impl Session {
             Command::Prove { depth, max_nodes } => self.prove(depth, max_nodes, hooks),
             Command::Retractor { kind, n, goal } => self.retractor(kind, n, goal, hooks)?,
             Command::ProofGame { request, pgn } => {
-                self.proofgame(request, pgn.as_deref(), hooks)?
+                return self.proofgame(request, pgn.as_deref(), hooks)
             }
             Command::Solutions => self.solutions()?,
             Command::Step(k) => self.step_into(k)?,
@@ -527,7 +534,7 @@ impl Session {
         request: crate::proofgame::Request,
         pgn_file: Option<&Path>,
         hooks: &mut Hooks<'_>,
-    ) -> Result<String, String> {
+    ) -> Result<Outcome, String> {
         let plies = request.plies;
         let pos = self.position().clone();
         crate::proofgame::check_side(&pos, plies)?;
@@ -540,22 +547,28 @@ impl Session {
         let answer =
             crate::output::proofgame::answer(&pos, plies, &found).map_err(|e| e.to_string())?;
         let mut text = answer.text.trim_end().to_owned();
-        if let Some(file) = pgn_file {
-            let pgn = crate::proofgame::pgn(&pos, &found.games)?;
-            std::fs::write(file, pgn)
-                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-            let _ = write!(text, "\nwrote {}", file.display());
-        }
+        let pgn = match pgn_file {
+            Some(_) => Some(crate::proofgame::pgn(&pos, &found.games)?),
+            None => None,
+        };
         if !found.games.is_empty() {
             text.push_str("\n(step K walks into game K, from its last move)");
         }
+        // The games are kept before the file is written: a file that cannot be written loses
+        // nothing found.
         self.found = Some(Found {
             root: self.current,
             pos,
             count: found.games.len() as u64,
             lines: found.games,
         });
-        Ok(text)
+        if let (Some(file), Some(pgn)) = (pgn_file, pgn) {
+            if let Err(error) = self.write_file(file, &pgn) {
+                return Ok(Outcome::Partial { text, error });
+            }
+            let _ = write!(text, "\nwrote {}", shown(file));
+        }
+        Ok(Outcome::Show(text))
     }
 
     /// The solutions kept from the last solve, the first [`SOLUTIONS_SHOWN`] of them, a line
@@ -591,7 +604,9 @@ impl Session {
             .checked_sub(1)
             .and_then(|i| found.lines.get(i))
             .ok_or_else(|| {
-                if (k as u64) <= found.count {
+                if k == 0 {
+                    "there is no solution number 0: they count from 1".to_owned()
+                } else if (k as u64) <= found.count {
                     format!("solution {k} was not kept: only the first {KEPT_SOLUTIONS} are")
                 } else {
                     format!("there is no solution number {k}")
@@ -609,10 +624,9 @@ impl Session {
     fn mark(&mut self, mark: Mark, square: Square) -> Result<String, String> {
         let mut pos = self.position().clone();
         match mark {
-            Mark::Frozen => pos.mark_never_moved(square),
-            Mark::Promoted => pos.mark_promoted(square),
-        }
-        .map_err(|e| e.to_string())?;
+            Mark::Frozen => pos.mark_never_moved(square).map_err(|e| e.to_string()),
+            Mark::Promoted => crate::args::mark_promoted(&mut pos, square),
+        }?;
         // Later steps were found without the mark; they no longer follow.
         self.cut_line_after_current();
         self.line[self.current].pos = pos;
@@ -620,7 +634,7 @@ impl Session {
         Ok(self.show())
     }
 
-    fn export(&self, export: &Export) -> Result<String, String> {
+    fn export(&mut self, export: &Export) -> Result<String, String> {
         let (format, file) = match export {
             Export::Solutions(format, file) => return self.export_solutions(*format, file),
             Export::Line(format, file) => (format, file),
@@ -635,18 +649,39 @@ impl Session {
         let Some(file) = file else {
             return Ok(content.trim_end().to_owned());
         };
-        std::fs::write(file, &content)
-            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        Ok(format!("wrote {}", file.display()))
+        self.write_file(file, &content)?;
+        Ok(format!("wrote {}", shown(file)))
     }
 }
 
 impl Session {
     /// `save FILE`: the whole session in the format of [`persist`].
-    fn save(&self, file: &Path) -> Result<String, String> {
-        std::fs::write(file, self.to_session_text())
-            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        Ok(format!("saved the session to {}", file.display()))
+    fn save(&mut self, file: &Path) -> Result<String, String> {
+        let text = self.to_session_text();
+        // `save` never writes what `load` refuses.
+        if text.len() as u64 > MAX_FILE {
+            self.failed_writes += 1;
+            return Err(format!(
+                "the session takes {} bytes, more than load reads ({} MiB): nothing was written \
+                 to {}",
+                text.len(),
+                MAX_FILE >> 20,
+                shown(file)
+            ));
+        }
+        self.write_file(file, &text)?;
+        Ok(format!("saved the session to {}", shown(file)))
+    }
+
+    /// Writes `text` to `file` whole or not at all, counting a failure.
+    fn write_file(&mut self, file: &Path, text: &str) -> Result<(), String> {
+        crate::files::write_atomic(file, text).inspect_err(|_| self.failed_writes += 1)
+    }
+
+    /// How many writes of files failed in this session (a script then ends with exit status 1).
+    #[must_use]
+    pub fn failed_writes(&self) -> u32 {
+        self.failed_writes
     }
 
     /// `load FILE`: a session saved by `save`; all of it, or nothing changes.
@@ -655,7 +690,7 @@ impl Session {
         self.load_session_text(&text)?;
         Ok(format!(
             "loaded the session from {}\n{}",
-            file.display(),
+            shown(file),
             self.show()
         ))
     }
@@ -663,7 +698,7 @@ impl Session {
     /// `export solutions pgn|fen FILE`: every kept solution of the last solve, as PGN games
     /// (each from the position it starts in, forward to the solve's position, numbered by
     /// round) or as the FEN of the position each starts in, one a line.
-    fn export_solutions(&self, format: Format, file: &Path) -> Result<String, String> {
+    fn export_solutions(&mut self, format: Format, file: &Path) -> Result<String, String> {
         let found = self.found().ok_or("no solve yet on this line")?;
         let mut content = String::new();
         for (i, line) in found.lines.iter().enumerate() {
@@ -683,19 +718,15 @@ impl Session {
                 }
             }
         }
-        std::fs::write(file, &content)
-            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
         let kept = found.lines.len() as u64;
-        let mut text = format!(
-            "wrote {kept} solution{} to {}",
-            plural(kept),
-            file.display()
-        );
-        if found.count > kept {
+        let count = found.count;
+        self.write_file(file, &content)?;
+        let mut text = format!("wrote {kept} solution{} to {}", plural(kept), shown(file));
+        if count > kept {
             let _ = write!(
                 text,
                 " ({} more were counted, not kept: solve with a narrower question)",
-                found.count - kept
+                count - kept
             );
         }
         Ok(text)
@@ -736,12 +767,11 @@ impl Session {
                     "# Retrace cages: one per line (board, zone=, frozen=, depth=)\n{}",
                     self.cages.export()
                 );
-                std::fs::write(&file, text)
-                    .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+                self.write_file(&file, &text)?;
                 Ok(format!(
                     "wrote {} cage(s) to {}",
                     self.cages.len(),
-                    file.display()
+                    shown(&file)
                 ))
             }
             CageAction::Import(file) => self.cage_import(&file, cancel),
@@ -814,10 +844,20 @@ impl Session {
         let (store, _) = CageStore::load_within(&merged, &budget);
         let added = store.len().saturating_sub(before);
         self.cages = store;
-        let mut report = format!("imported {added} cage(s) from {}", file.display());
+        let mut report = format!("imported {added} cage(s) from {}", shown(file));
         for (line, err) in errors {
-            report.push_str(&format!("\n  skipped line {line}: {err}"));
+            let _ = write!(
+                report,
+                "\n  skipped line {line}: {}",
+                one_line(&err.to_string())
+            );
         }
         Ok(report)
     }
+}
+
+/// A file name as a message shows it: control characters escaped, so a name cannot drive the
+/// terminal.
+fn shown(file: &Path) -> String {
+    escape_controls(&file.display().to_string())
 }

@@ -267,15 +267,16 @@ pub fn cage_verify(cage: &Cage, verification: &Verification) -> Result<Answer, C
         Ok(()) => format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes),
         Err(escape) => {
             // Only an escape is a line out of the cage; a limit or a cancel stopped on some line.
-            let which = match escape.failure {
-                Failure::BoardEmpty | Failure::AllHome => "a line that escapes",
-                _ => "the line it stopped on",
+            let escapes = matches!(escape.failure, Failure::BoardEmpty | Failure::AllHome);
+            let line = match (escapes, escape.line.is_empty()) {
+                (true, false) => format!("a line that escapes: {}", escape.line.join(" ")),
+                (false, false) => format!("the line it stopped on: {}", escape.line.join(" ")),
+                (true, true) => "the claim itself escapes, with no retraction".to_owned(),
+                (false, true) => "it stopped before any retraction".to_owned(),
             };
             format!(
-                "not verified ({}) after {} nodes; {which}: {}\n",
-                escape.failure,
-                verification.nodes,
-                escape.line.join(" ")
+                "not verified ({}) after {} nodes; {line}\n",
+                escape.failure, verification.nodes
             )
         }
     };

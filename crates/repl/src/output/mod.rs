@@ -39,6 +39,10 @@ pub enum CliError {
     /// The answer could not be written (a full disk): exit 1.
     #[error("cannot write the output: {0}")]
     Output(io::Error),
+    /// A file could not be written (the answer itself was printed): exit 1, one line on stderr
+    /// and no JSON document (there was one already).
+    #[error("{0}")]
+    WriteFailed(String),
     /// Whoever reads our output stopped reading (as `head` does): not worth a word, exit 141.
     #[error("output closed")]
     OutputClosed,
@@ -49,7 +53,9 @@ impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::BadInput(_) => ExitCode::from(2),
-            CliError::Internal(_) | CliError::Output(_) => ExitCode::from(1),
+            CliError::Internal(_) | CliError::Output(_) | CliError::WriteFailed(_) => {
+                ExitCode::from(1)
+            }
             CliError::OutputClosed => ExitCode::from(CLOSED_PIPE_STATUS),
         }
     }
@@ -141,7 +147,7 @@ pub fn report(err: &CliError, json: bool) -> ExitCode {
         return err.exit_code();
     }
     let message = crate::lines::one_line(&err.to_string());
-    if json && !matches!(err, CliError::Output(_)) {
+    if json && !matches!(err, CliError::Output(_) | CliError::WriteFailed(_)) {
         match print(&format!("{}\n", error_json(&message))) {
             Ok(()) => {}
             Err(closed @ CliError::OutputClosed) => return closed.exit_code(),

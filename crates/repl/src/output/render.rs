@@ -77,7 +77,16 @@ pub fn solution_lines(
         let _ = writeln!(text, "by last move: {groups}");
     }
     for (i, line) in lines.iter().enumerate().take(shown) {
-        let _ = writeln!(text, "{:>4}. {}", i + 1, numbered(pos, line));
+        if line.is_empty() {
+            // A solution of no retraction (depth 0): the position itself.
+            let _ = writeln!(
+                text,
+                "{:>4}. (no retraction: the position as it stands)",
+                i + 1
+            );
+        } else {
+            let _ = writeln!(text, "{:>4}. {}", i + 1, numbered(pos, line));
+        }
     }
     let shown = lines.len().min(shown) as u64;
     if count > shown {
@@ -147,7 +156,7 @@ pub fn by_last_move(pos: &RetroPosition, lines: &[Vec<Retraction>]) -> Option<St
             *groups.entry(pos.notation(first)).or_default() += 1;
         }
     }
-    (groups.len() < lines.len()).then(|| {
+    (!groups.is_empty() && groups.len() < lines.len()).then(|| {
         groups
             .iter()
             .map(|(last, n)| format!("{last}: {n} line{}", plural(*n)))

@@ -224,7 +224,7 @@ fn parse_proofgame(args: &str) -> Result<Command, String> {
     for pair in options.chunks(2) {
         match pair {
             ["max", m] => {
-                request.max = Some(m.parse().map_err(|_| format!("max '{m}' is not a count"))?);
+                request.max = Some(crate::args::parse_max(m)?);
             }
             ["pgn", file] => pgn = Some(PathBuf::from(file)),
             _ => return Err(PROOFGAME_USAGE.into()),

@@ -1,0 +1,117 @@
+//! Every file `retrace` writes (`save`, `export`, `cage export`, `proofgame --pgn`) is written by
+//! [`write_atomic`]: the whole text goes to a temporary file beside the target, is synced to the
+//! disk, and only then renamed over the target. A full disk, a kill or a crash in the middle
+//! leaves the old file as it was, and a reader never sees half a file.
+
+use std::{
+    fs::{self, File, OpenOptions},
+    io::{self, Write},
+    path::{Path, PathBuf},
+};
+
+/// Temporary names tried beside a target before giving up (each taken by another writer).
+const TEMP_TRIES: u32 = 64;
+
+/// Writes `text` to `path`, replacing it whole or not at all. On failure the old file (if any) is
+/// untouched, the temporary file is removed, and the error says what failed in one line.
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+    let cannot = |e: &dyn std::fmt::Display| {
+        let name = crate::lines::escape_controls(&path.display().to_string());
+        format!("cannot write {name}: {e}")
+    };
+    if path.as_os_str().is_empty() {
+        return Err("cannot write a file without a name".into());
+    }
+    if path.is_dir() {
+        return Err(cannot(&"it is a directory"));
+    }
+    let (temp, mut file) = create_temp(path).map_err(|e| cannot(&e))?;
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .and_then(|()| {
+            drop(file);
+            fs::rename(&temp, path)
+        });
+    if let Err(err) = written {
+        let _ = fs::remove_file(&temp);
+        return Err(cannot(&err));
+    }
+    // The rename itself is on the disk once the directory is: best effort, as not every system
+    // can sync a directory.
+    if let Some(dir) = parent(path) {
+        if let Ok(dir) = File::open(dir) {
+            let _ = dir.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// A new temporary file beside `path`, never one that exists already (another writer's).
+fn create_temp(path: &Path) -> io::Result<(PathBuf, File)> {
+    let no_name = || io::Error::new(io::ErrorKind::InvalidInput, "it names no file");
+    let (dir, name) = (
+        parent(path).ok_or_else(no_name)?,
+        path.file_name().ok_or_else(no_name)?,
+    );
+    let mut last = no_name();
+    for n in 0..TEMP_TRIES {
+        // `.NAME.retrace-PID-N.tmp`, in the target's directory so the rename stays on one file
+        // system.
+        let mut temp = std::ffi::OsString::from(".");
+        temp.push(name);
+        temp.push(format!(".retrace-{}-{n}.tmp", std::process::id()));
+        let temp = dir.join(temp);
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((temp, file)),
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => last = err,
+            Err(err) => return Err(err),
+        }
+    }
+    Err(last)
+}
+
+/// The directory of `path` (`.` for a bare name).
+fn parent(path: &Path) -> Option<&Path> {
+    match path.parent() {
+        Some(dir) if dir.as_os_str().is_empty() => Some(Path::new(".")),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("retrace-files-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("a temp dir");
+        dir
+    }
+
+    #[test]
+    fn a_write_replaces_the_file_whole_and_leaves_nothing_beside_it() {
+        let dir = dir("replace");
+        let file = dir.join("out.txt");
+        fs::write(&file, "old and longer\n").expect("the old file");
+        write_atomic(&file, "new\n").expect("written");
+        assert_eq!(fs::read_to_string(&file).expect("read"), "new\n");
+        let names: Vec<_> = fs::read_dir(&dir).expect("list").collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_says_why() {
+        let dir = dir("fail");
+        let err = write_atomic(&dir, "x").expect_err("a directory");
+        assert!(err.contains("is a directory"), "{err}");
+        let err = write_atomic(&dir.join("no/such/dir/out.txt"), "x").expect_err("no dir");
+        assert!(
+            err.starts_with("cannot write ") && !err.contains('\n'),
+            "{err}"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
