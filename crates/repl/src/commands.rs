@@ -393,6 +393,11 @@ fn proofgame_command(
         crate::batch::run(args.json, 1, interrupt, answer)?
     } else {
         let answer = answer(&args.fen)?;
+        if pgn_file.is_some_and(|file| file == Path::new("-")) {
+            answer.print(args.json)?;
+            write_pgn(pgn_file, &pgn)?;
+            return Ok(interrupt.status());
+        }
         // The file first: if it cannot be written the answer is still printed, alone.
         let written = write_pgn(pgn_file, &pgn);
         answer.print(args.json)?;

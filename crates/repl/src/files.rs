@@ -1,7 +1,8 @@
 //! Every file `retrace` writes (`save`, `export`, `cage export`, `proofgame --pgn`) is written by
 //! [`write_atomic`]: the whole text goes to a temporary file beside the target, is synced to the
 //! disk, and only then renamed over the target. A full disk, a kill or a crash in the middle
-//! leaves the old file as it was, and a reader never sees half a file.
+//! leaves the old file as it was, and a reader never sees half a file. (A device or a pipe, such
+//! as `/dev/stdout`, is written in place: there is no file to replace.)
 
 use std::{
     fs::{self, File, OpenOptions},
@@ -22,9 +23,19 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     if path.as_os_str().is_empty() {
         return Err("cannot write a file without a name".into());
     }
-    if path.is_dir() {
-        return Err(cannot(&"it is a directory"));
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Err(cannot(&"it is a directory")),
+        // A device or a pipe (`/dev/stdout`, `/dev/full`) is written in place: renaming a file
+        // over it would replace the device itself.
+        Ok(meta) if !meta.is_file() => return write_in_place(path, text).map_err(|e| cannot(&e)),
+        _ => {}
     }
+    // A link is followed, so the file it points to is replaced and the link stays.
+    let resolved = match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path).ok(),
+        _ => None,
+    };
+    let path = resolved.as_deref().unwrap_or(path);
     let (temp, mut file) = create_temp(path).map_err(|e| cannot(&e))?;
     let written = file
         .write_all(text.as_bytes())
@@ -45,6 +56,13 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Writes `text` to the device or pipe at `path`.
+fn write_in_place(path: &Path, text: &str) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).open(path)?;
+    file.write_all(text.as_bytes())?;
+    file.flush()
 }
 
 /// A new temporary file beside `path`, never one that exists already (another writer's).
@@ -99,6 +117,26 @@ mod tests {
         assert_eq!(fs::read_to_string(&file).expect("read"), "new\n");
         let names: Vec<_> = fs::read_dir(&dir).expect("list").collect();
         assert_eq!(names.len(), 1, "{names:?}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_device_is_written_in_place_and_a_full_one_is_an_error() {
+        write_atomic(Path::new("/dev/null"), "x").expect("written");
+        let err = write_atomic(Path::new("/dev/full"), "x").expect_err("full");
+        assert!(err.starts_with("cannot write /dev/full: "), "{err}");
+        assert!(fs::metadata("/dev/full").is_ok_and(|m| !m.is_file()));
+    }
+
+    #[test]
+    fn a_link_stays_a_link_to_the_new_text() {
+        let dir = dir("link");
+        let (file, link) = (dir.join("real.txt"), dir.join("link.txt"));
+        fs::write(&file, "old\n").expect("the old file");
+        std::os::unix::fs::symlink(&file, &link).expect("a link");
+        write_atomic(&link, "new\n").expect("written");
+        assert!(fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()));
+        assert_eq!(fs::read_to_string(&file).expect("read"), "new\n");
         let _ = fs::remove_dir_all(&dir);
     }
 
