@@ -307,6 +307,12 @@ fn load_cages(file: Option<&Path>, interrupt: &Interrupt) -> Result<CageStore, C
     if errors.is_empty() {
         return Ok(store);
     }
+    if interrupt.is_set() {
+        return Err(CliError::Interrupted(format!(
+            "interrupted while loading the cage file {}: nothing was answered",
+            file.display()
+        )));
+    }
     // Every refused line, in one line of error.
     let all: Vec<String> = errors
         .iter()

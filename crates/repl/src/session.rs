@@ -205,7 +205,7 @@ impl Session {
             Command::Export(export) => self.export(&export)?,
             Command::Cage(action) => self.cage(action, &hooks.cancel)?,
             Command::Save(file) => self.save(&file)?,
-            Command::Load(file) => self.load(&file)?,
+            Command::Load(file) => self.load(&file, &hooks.cancel)?,
         };
         Ok(Outcome::Show(text))
     }
@@ -685,9 +685,9 @@ impl Session {
     }
 
     /// `load FILE`: a session saved by `save`; all of it, or nothing changes.
-    fn load(&mut self, file: &Path) -> Result<String, String> {
+    fn load(&mut self, file: &Path, cancel: &AtomicBool) -> Result<String, String> {
         let text = crate::lines::read_text_file(file, "session file")?;
-        self.load_session_text(&text)?;
+        self.load_session_text_within(&text, Some(cancel))?;
         Ok(format!(
             "loaded the session from {}\n{}",
             shown(file),

@@ -271,7 +271,10 @@ pub fn cage_verify(cage: &Cage, verification: &Verification) -> Result<Answer, C
             let line = match (escapes, escape.line.is_empty()) {
                 (true, false) => format!("a line that escapes: {}", escape.line.join(" ")),
                 (false, false) => format!("the line it stopped on: {}", escape.line.join(" ")),
-                (true, true) => "the claim itself escapes, with no retraction".to_owned(),
+                (true, true) if verification.nodes == 0 => {
+                    "the claim itself escapes, with no retraction".to_owned()
+                }
+                (true, true) => "the line that escapes was not kept".to_owned(),
                 (false, true) => "it stopped before any retraction".to_owned(),
             };
             format!(

@@ -43,6 +43,9 @@ pub enum CliError {
     /// and no JSON document (there was one already).
     #[error("{0}")]
     WriteFailed(String),
+    /// Ctrl-C came before there was an answer to print (a cage file half loaded): exit 130.
+    #[error("{0}")]
+    Interrupted(String),
     /// Whoever reads our output stopped reading (as `head` does): not worth a word, exit 141.
     #[error("output closed")]
     OutputClosed,
@@ -56,6 +59,7 @@ impl CliError {
             CliError::Internal(_) | CliError::Output(_) | CliError::WriteFailed(_) => {
                 ExitCode::from(1)
             }
+            CliError::Interrupted(_) => ExitCode::from(crate::interrupt::INTERRUPTED_STATUS),
             CliError::OutputClosed => ExitCode::from(CLOSED_PIPE_STATUS),
         }
     }
@@ -147,7 +151,12 @@ pub fn report(err: &CliError, json: bool) -> ExitCode {
         return err.exit_code();
     }
     let message = crate::lines::one_line(&err.to_string());
-    if json && !matches!(err, CliError::Output(_) | CliError::WriteFailed(_)) {
+    if json
+        && !matches!(
+            err,
+            CliError::Output(_) | CliError::WriteFailed(_) | CliError::Interrupted(_)
+        )
+    {
         match print(&format!("{}\n", error_json(&message))) {
             Ok(()) => {}
             Err(closed @ CliError::OutputClosed) => return closed.exit_code(),

@@ -20,9 +20,12 @@
 //! changes. A file without its `end` record was cut short (a disk that filled, a copy that
 //! stopped) and is refused.
 
-use std::fmt::Write as _;
+use std::{
+    fmt::Write as _,
+    sync::atomic::{AtomicBool, Ordering},
+};
 
-use retrace_legal::CageStore;
+use retrace_legal::{cage::LoadBudget, CageStore};
 use shakmaty::Square;
 
 use super::Session;
@@ -61,6 +64,16 @@ impl Session {
 
     /// Replaces the session by the one `text` describes, or changes nothing and says why.
     pub fn load_session_text(&mut self, text: &str) -> Result<(), String> {
+        self.load_session_text_within(text, None)
+    }
+
+    /// [`Session::load_session_text`], stopped by `cancel` (Ctrl-C) while its cages are
+    /// verified: then nothing changes.
+    pub fn load_session_text_within(
+        &mut self,
+        text: &str,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<(), String> {
         let mut records = text
             .lines()
             .enumerate()
@@ -149,7 +162,14 @@ impl Session {
                  loaded"
             ));
         }
-        let (cages, dropped) = CageStore::load(&cage_lines.join("\n"));
+        let budget = LoadBudget {
+            cancel,
+            ..LoadBudget::default()
+        };
+        let (cages, dropped) = CageStore::load_within(&cage_lines.join("\n"), &budget);
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err("interrupted while its cages were verified; nothing was loaded".into());
+        }
         if let Some((line, err)) = dropped.first() {
             return Err(format!("cage {line}: {err}; nothing was loaded"));
         }
