@@ -11,22 +11,23 @@ use std::{
 };
 
 use retrace_legal::text::{color_name, plural};
-use retrace_legal::{
-    analyze_thoroughly, analyze_with_cages, cage::LoadBudget, Cage, CageStore, Reason,
-};
+use retrace_legal::{analyze_thoroughly, analyze_with_cages, CageStore, Reason};
 use retrace_search::{
-    line_notation, prove_within, solve, to_pgn, to_pgn_tagged, ForwardGoal, GameFacts, LegalPruner,
-    Progress, Proof, ProofGameParams, RetractorKind, RetractorParams,
+    line_notation, prove_within, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress,
+    Proof, ProofGameParams, RetractorKind, RetractorParams,
 };
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::{Piece, Square};
+use shakmaty::Square;
 
 use crate::{
     args::{SolveRequest, KEPT_SOLUTIONS},
-    board::{draw, Style},
+    board::Style,
     help,
-    lines::{escape_controls, one_line, MAX_FILE},
-    output::{proof::ProofReport, render},
+    output::{
+        proof::ProofReport,
+        render,
+        view::{self, Marked},
+    },
 };
 
 pub use command::{CageAction, CageClaim, Command, Export, Format, Mark};
@@ -37,7 +38,9 @@ const SOLUTIONS_SHOWN: usize = 200;
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+mod cages;
 mod command;
+mod files;
 mod persist;
 
 /// One position of the line, and how it was reached.
@@ -228,70 +231,20 @@ impl Session {
     }
 
     fn show(&self) -> String {
-        let pos = self.position();
-        let mut text = draw(pos, self.style, self.flipped);
-        let _ = writeln!(text, "FEN {}", pos.fen());
-        let marks: Vec<String> = [("frozen", pos.frozen()), ("promoted", pos.promoted())]
-            .iter()
-            .filter(|(_, squares)| squares.any())
-            .map(|(name, squares)| {
-                let list: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
-                format!("{name}: {}", list.join(" "))
-            })
-            .collect();
-        if !marks.is_empty() {
-            let _ = writeln!(text, "{}", marks.join("; "));
-        }
-        let count = pos.retractions().len();
-        text.push_str(&render::retraction_count(pos, count));
-        if count == 0 {
-            text.push_str(" (no history leads here: this position is illegal)");
-        }
-        if self.is_illegal() {
-            // The mark passes down the line from the first position proven illegal.
-            let earlier = self.current > 0 && self.line[self.current - 1].illegal;
-            text.push_str(if earlier {
-                "\nThis line is marked ILLEGAL: an earlier position was proven illegal."
+        // The mark passes down the line from the first position proven illegal.
+        let marked = self.is_illegal().then(|| {
+            if self.current > 0 && self.line[self.current - 1].illegal {
+                Marked::Earlier
             } else {
-                "\nThis line is marked ILLEGAL from this position on."
-            });
-        }
-        text
+                Marked::Here
+            }
+        });
+        view::board(self.position(), self.style, self.flipped, marked)
     }
 
     /// Every legal retraction, numbered, one line per unit.
     fn list(&self) -> String {
-        let pos = self.position();
-        let retractions = pos.retractions();
-        if retractions.is_empty() {
-            return "no legal retraction: this position is illegal".into();
-        }
-        let mut groups: indexmap::IndexMap<Square, Vec<String>> = indexmap::IndexMap::new();
-        for (i, &r) in retractions.iter().enumerate() {
-            groups.entry(r.current_square()).or_default().push(format!(
-                "{:>3}. {}",
-                i + 1,
-                pos.notation(r)
-            ));
-        }
-        let mut text = render::retraction_count(pos, retractions.len());
-        if pos.is_check() {
-            text.push_str(" (the last move gave check: +)");
-        }
-        text.push('\n');
-        for (square, moves) in groups {
-            let unit = pos.board().piece_at(square).map_or('?', Piece::char);
-            for (k, chunk) in moves.chunks(4).enumerate() {
-                let label = if k == 0 {
-                    format!("{unit}{square}")
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(text, "  {label:<4} {}", chunk.join("  "));
-            }
-        }
-        text.pop();
-        text
+        view::retractions(self.position())
     }
 
     /// Parses a retraction given as notation or as a number from `list`.
@@ -434,20 +387,7 @@ impl Session {
     }
 
     fn check(&self) -> String {
-        let pos = self.position();
-        let analysis = analyze_thoroughly(pos, &self.cages);
-        let mut text = if analysis.reasons.is_empty() {
-            "no contradiction found".to_owned()
-        } else {
-            let mut t = "illegal:".to_owned();
-            for reason in &analysis.reasons {
-                let _ = write!(t, "\n  {reason}");
-            }
-            t
-        };
-        text.push('\n');
-        text.push_str(&render::needs(&analysis));
-        text
+        view::check(&analyze_thoroughly(self.position(), &self.cages))
     }
 
     fn solve(&mut self, request: &SolveRequest, hooks: &mut Hooks<'_>) -> String {
@@ -566,7 +506,7 @@ impl Session {
             if let Err(error) = self.write_file(file, &pgn) {
                 return Ok(Outcome::Partial { text, error });
             }
-            let _ = write!(text, "\nwrote {}", shown(file));
+            let _ = write!(text, "\nwrote {}", files::shown(file));
         }
         Ok(Outcome::Show(text))
     }
@@ -633,231 +573,4 @@ impl Session {
         self.found = None;
         Ok(self.show())
     }
-
-    fn export(&mut self, export: &Export) -> Result<String, String> {
-        let (format, file) = match export {
-            Export::Solutions(format, file) => return self.export_solutions(*format, file),
-            Export::Line(format, file) => (format, file),
-        };
-        let content = match format {
-            Format::Fen => format!("{}\n", self.position().fen()),
-            Format::Pgn => {
-                let start = &self.line[0].pos;
-                to_pgn(start, &self.taken()).map_err(|e| e.to_string())?
-            }
-        };
-        let Some(file) = file else {
-            return Ok(content.trim_end().to_owned());
-        };
-        self.write_file(file, &content)?;
-        Ok(format!("wrote {}", shown(file)))
-    }
-}
-
-impl Session {
-    /// `save FILE`: the whole session in the format of [`persist`].
-    fn save(&mut self, file: &Path) -> Result<String, String> {
-        let text = self.to_session_text();
-        // `save` never writes what `load` refuses.
-        if text.len() as u64 > MAX_FILE {
-            self.failed_writes += 1;
-            return Err(format!(
-                "the session takes {} bytes, more than load reads ({} MiB): nothing was written \
-                 to {}",
-                text.len(),
-                MAX_FILE >> 20,
-                shown(file)
-            ));
-        }
-        self.write_file(file, &text)?;
-        Ok(format!("saved the session to {}", shown(file)))
-    }
-
-    /// Writes `text` to `file` whole or not at all, counting a failure.
-    fn write_file(&mut self, file: &Path, text: &str) -> Result<(), String> {
-        crate::files::write_atomic(file, text).inspect_err(|_| self.failed_writes += 1)
-    }
-
-    /// How many writes of files failed in this session (a script then ends with exit status 1).
-    #[must_use]
-    pub fn failed_writes(&self) -> u32 {
-        self.failed_writes
-    }
-
-    /// `load FILE`: a session saved by `save`; all of it, or nothing changes.
-    fn load(&mut self, file: &Path, cancel: &AtomicBool) -> Result<String, String> {
-        let text = crate::lines::read_text_file(file, "session file")?;
-        self.load_session_text_within(&text, Some(cancel))?;
-        Ok(format!(
-            "loaded the session from {}\n{}",
-            shown(file),
-            self.show()
-        ))
-    }
-
-    /// `export solutions pgn|fen FILE`: every kept solution of the last solve, as PGN games
-    /// (each from the position it starts in, forward to the solve's position, numbered by
-    /// round) or as the FEN of the position each starts in, one a line.
-    fn export_solutions(&mut self, format: Format, file: &Path) -> Result<String, String> {
-        let found = self.found().ok_or("no solve yet on this line")?;
-        let mut content = String::new();
-        for (i, line) in found.lines.iter().enumerate() {
-            match format {
-                Format::Pgn => {
-                    let game =
-                        to_pgn_tagged(&found.pos, line, "Retrace solution", &(i + 1).to_string())
-                            .map_err(|e| format!("solution {}: {e}", i + 1))?;
-                    content.push_str(&game);
-                    content.push('\n');
-                }
-                Format::Fen => {
-                    let start = line
-                        .iter()
-                        .fold(found.pos.clone(), |pos, &r| pos.retract(r));
-                    let _ = writeln!(content, "{}", start.fen());
-                }
-            }
-        }
-        let kept = found.lines.len() as u64;
-        let count = found.count;
-        self.write_file(file, &content)?;
-        let mut text = format!("wrote {kept} solution{} to {}", plural(kept), shown(file));
-        if count > kept {
-            let _ = write!(
-                text,
-                " ({} more were counted, not kept: solve with a narrower question)",
-                count - kept
-            );
-        }
-        Ok(text)
-    }
-
-    /// `cage verify|list|forget|export|import ...`.
-    fn cage(&mut self, action: CageAction, cancel: &AtomicBool) -> Result<String, String> {
-        match action {
-            CageAction::Verify(claim) => self.cage_verify(&claim, cancel),
-            CageAction::List => Ok(self.cage_list()),
-            CageAction::Forget(n) => {
-                let kept: Vec<String> = self
-                    .cages
-                    .cages()
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| i + 1 != n)
-                    .map(|(_, c)| c.to_string())
-                    .collect();
-                if kept.len() == self.cages.len() {
-                    return Err(format!("there is no cage number {n} (see cage list)"));
-                }
-                // Re-verified on the way back in: a cage that leaned on the forgotten one is
-                // dropped too rather than kept unproven.
-                let (store, dropped) = CageStore::load(&kept.join("\n"));
-                self.cages = store;
-                let mut text = format!("forgot cage {n}");
-                if !dropped.is_empty() {
-                    text.push_str(&format!(
-                        "; {} other cage(s) no longer verify without it and were dropped",
-                        dropped.len()
-                    ));
-                }
-                Ok(text)
-            }
-            CageAction::Export(file) => {
-                let text = format!(
-                    "# Retrace cages: one per line (board, zone=, frozen=, depth=)\n{}",
-                    self.cages.export()
-                );
-                self.write_file(&file, &text)?;
-                Ok(format!(
-                    "wrote {} cage(s) to {}",
-                    self.cages.len(),
-                    shown(&file)
-                ))
-            }
-            CageAction::Import(file) => self.cage_import(&file, cancel),
-        }
-    }
-
-    /// `cage verify`: the selected units of the current position as a cage, stored when proven.
-    fn cage_verify(&mut self, claim: &CageClaim, cancel: &AtomicBool) -> Result<String, String> {
-        let board = self.position().board().clone();
-        let mut selected = board.occupied();
-        let mut options = retrace_legal::cage::VerifyOptions::default();
-        if let Some(n) = claim.max_nodes {
-            options.max_nodes = n;
-        }
-        let listed = claim.listed;
-        if listed.any() {
-            selected = if claim.except {
-                selected & !listed
-            } else {
-                listed
-            };
-        }
-        if !(listed & !board.occupied()).is_empty() {
-            return Err("a selected square is empty".into());
-        }
-        let mut cage_board = board.clone();
-        for sq in board.occupied() & !selected {
-            cage_board.discard_piece_at(sq);
-        }
-        let frozen = self.position().frozen() & selected;
-        let cage = Cage::from_parts(cage_board, claim.zone, frozen, claim.depth)
-            .map_err(|e| e.to_string())?;
-        match self
-            .cages
-            .insert_cancellable(cage.clone(), &options, Some(cancel))
-        {
-            Ok(v) => Ok(format!(
-                "verified in {} nodes and stored as cage {}: {cage}",
-                v.nodes,
-                self.cages.len()
-            )),
-            Err(err) => Err(err.to_string()),
-        }
-    }
-
-    fn cage_list(&self) -> String {
-        if self.cages.is_empty() {
-            return "no cages stored (cage verify stores one)".into();
-        }
-        self.cages
-            .cages()
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{:>3}. {c}", i + 1))
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// Imports a cage file: each cage re-verified, a bad line reported and skipped.
-    fn cage_import(&mut self, file: &Path, cancel: &AtomicBool) -> Result<String, String> {
-        let text = crate::lines::read_text_file(file, "cage file")?;
-        let budget = LoadBudget {
-            cancel: Some(cancel),
-            ..LoadBudget::default()
-        };
-        let (_, errors) = CageStore::load_within(&text, &budget);
-        let before = self.cages.len();
-        let merged = format!("{}\n{text}", self.cages.export());
-        // The cages of both proven above or before: each is not verified again.
-        let (store, _) = CageStore::load_within(&merged, &budget);
-        let added = store.len().saturating_sub(before);
-        self.cages = store;
-        let mut report = format!("imported {added} cage(s) from {}", shown(file));
-        for (line, err) in errors {
-            let _ = write!(
-                report,
-                "\n  skipped line {line}: {}",
-                one_line(&err.to_string())
-            );
-        }
-        Ok(report)
-    }
-}
-
-/// A file name as a message shows it: control characters escaped, so a name cannot drive the
-/// terminal.
-fn shown(file: &Path) -> String {
-    escape_controls(&file.display().to_string())
 }

@@ -10,6 +10,7 @@ pub mod proof;
 pub mod proofgame;
 pub mod render;
 pub mod retractor;
+pub mod view;
 
 use std::{
     io::{self, Write},
