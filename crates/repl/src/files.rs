@@ -37,8 +37,10 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     };
     let path = resolved.as_deref().unwrap_or(path);
     let (temp, mut file) = create_temp(path).map_err(|e| cannot(&e))?;
-    let written = file
-        .write_all(text.as_bytes())
+    // The new file keeps the old one's permissions (a private session stays private).
+    let kept = fs::metadata(path).map_or(Ok(()), |old| file.set_permissions(old.permissions()));
+    let written = kept
+        .and_then(|()| file.write_all(text.as_bytes()))
         .and_then(|()| file.sync_all())
         .and_then(|()| {
             drop(file);
@@ -117,9 +119,18 @@ mod tests {
         assert_eq!(fs::read_to_string(&file).expect("read"), "new\n");
         let names: Vec<_> = fs::read_dir(&dir).expect("list").collect();
         assert_eq!(names.len(), 1, "{names:?}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).expect("chmod");
+            write_atomic(&file, "newer\n").expect("written");
+            let mode = fs::metadata(&file).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
         let _ = fs::remove_dir_all(&dir);
     }
 
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_device_is_written_in_place_and_a_full_one_is_an_error() {
         write_atomic(Path::new("/dev/null"), "x").expect("written");
@@ -128,6 +139,7 @@ mod tests {
         assert!(fs::metadata("/dev/full").is_ok_and(|m| !m.is_file()));
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_link_stays_a_link_to_the_new_text() {
         let dir = dir("link");
