@@ -1,8 +1,11 @@
 //! The state of one retractor session and the commands that change it.
 //!
 //! A [`Session`] holds the line of positions reached by retracting from the position set up, and
-//! executes one command line at a time, returning the text to show. Terminals and scripts both go
-//! through [`Session::execute`], so everything a person can do is testable without a terminal.
+//! executes one command line at a time: parsed into a [`Command`] first (`command.rs`), then run,
+//! returning the text to show (made by [`crate::output::view`] and [`crate::output::render`]).
+//! Terminals and scripts both go through [`Session::execute`], so everything a person can do is
+//! testable without a terminal. The commands that touch files are in `files.rs` and `cages.rs`,
+//! the session file format in `persist.rs`.
 
 use std::{
     fmt::Write as _,
@@ -154,7 +157,9 @@ impl Session {
             .collect()
     }
 
-    /// Executes one command line. Errors are one line and leave the session unchanged.
+    /// Executes one command line. Errors are one line and leave the session unchanged (a file that
+    /// could not be written is also counted, see [`Session::failed_writes`]); a command that did
+    /// part of its work and kept it says so with [`Outcome::Partial`].
     pub fn execute(&mut self, line: &str, hooks: &mut Hooks<'_>) -> Result<Outcome, String> {
         // Whatever comes after a retraction into an illegal position decides: `back` takes it
         // back, anything else (even a line that does not parse) goes on.

@@ -2,8 +2,9 @@
 //! field of the contract, in its order), the text for people made beside them, the errors with
 //! their exit statuses, and the writers that put both on standard output and standard error.
 //!
-//! Every byte the program prints goes through [`print()`], [`warn()`] or [`report()`]: a write that
-//! fails is an error the caller sees (a full disk) or a quiet end (a closed pipe), never a panic.
+//! Every byte the program prints goes through [`print()`], [`write_to()`], [`warn()`],
+//! [`to_stderr()`] or [`report()`]: a write to stdout that fails is an error the caller sees (a
+//! full disk) or a quiet end (a closed pipe), one to stderr is dropped, and neither panics.
 
 mod answers;
 pub mod proof;
