@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use retrace_cage::CageStore;
 use retrace_search::{GameFacts, LegalPruner, SolveParams, DEFAULT_EXTRA, SEARCH_CAGE_LIMITS};
 use retrace_unmove::{FenFacts, RetroPosition};
-use shakmaty::{ByColor, Color};
+use shakmaty::{ByColor, Color, Square};
 
 /// Deepest retraction search (`solve`, `prove`, `check --prove`) either front end accepts.
 pub const MAX_SOLVE_DEPTH: u32 = 64;
@@ -40,6 +40,60 @@ impl Uncapturers {
             white: matches!(self, Uncapturers::White | Uncapturers::Both),
             black: matches!(self, Uncapturers::Black | Uncapturers::Both),
         }
+    }
+}
+
+/// A position as the user set it up, read once: the position with its marks, and what the FEN's
+/// text says beyond the position (its clocks, and whether its castling and en passant fields
+/// were given), which some questions read as facts.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub pos: RetroPosition,
+    pub facts: FenFacts,
+}
+
+impl Setup {
+    /// Reads `fen` (a full FEN, or a board field alone with `retract`), then marks the units of
+    /// `frozen` as never moved and those of `promoted` as promoted pieces.
+    pub fn parse(
+        fen: &str,
+        retract: Option<Color>,
+        frozen: &[Square],
+        promoted: &[Square],
+    ) -> Result<Setup, String> {
+        let mut pos = RetroPosition::parse(fen, retract).map_err(|e| e.to_string())?;
+        for &sq in frozen {
+            pos.mark_never_moved(sq).map_err(|e| e.to_string())?;
+        }
+        for &sq in promoted {
+            mark_promoted(&mut pos, sq)?;
+        }
+        Ok(Setup {
+            pos,
+            facts: FenFacts::parse(fen),
+        })
+    }
+}
+
+/// Marks the unit on `square` as a promoted piece, as a person means it: a unit also marked as
+/// never having moved (by the user, or by a castling right) is an original unit, so both marks
+/// together are refused (the generator's own `mark_promoted` accepts them, for its tests).
+pub fn mark_promoted(pos: &mut RetroPosition, square: Square) -> Result<(), String> {
+    if pos.frozen().contains(square) {
+        return Err(format!(
+            "cannot mark {square} as promoted: it is marked as never having moved, so it is an \
+             original unit"
+        ));
+    }
+    pos.mark_promoted(square).map_err(|e| e.to_string())
+}
+
+/// A count of `--max` (REPL: `max`): at least 1, since a search stopped before its first
+/// solution answers nothing.
+pub fn parse_max(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("max '{text}' must be a whole number from 1 on")),
     }
 }
 
@@ -121,7 +175,7 @@ impl SolveRequest {
             let value = words.next().ok_or(usage)?;
             match word {
                 "extra" => request.extra = parse_depth(value)?,
-                "max" => request.max = Some(parse_count("max", value)?),
+                "max" => request.max = Some(parse_max(value)?),
                 "nodes" => request.max_nodes = Some(parse_count("nodes", value)?),
                 "no-uncapture" => {
                     request.no_uncapture = Uncapturers::from_str(value, false)
@@ -141,11 +195,11 @@ impl SolveRequest {
         Ok(request)
     }
 
-    /// What the FEN's text says beyond the position, as far as the request reads it: with
+    /// What the set-up's FEN says beyond the position, as far as the request reads it: with
     /// `exact_fen`, its castling and en passant fields; with `game_clocks`, its clocks (an error
     /// when the move number leaves too few plies for the depth).
-    pub fn facts(&self, pos: &RetroPosition, fen: &str) -> Result<GameFacts, String> {
-        let read = FenFacts::parse(fen);
+    pub fn facts(&self, setup: &Setup) -> Result<GameFacts, String> {
+        let (pos, read) = (&setup.pos, &setup.facts);
         let mut facts = GameFacts {
             exact_castling: self.exact_fen && read.castling_known,
             exact_en_passant: self.exact_fen && read.ep_known,

@@ -63,7 +63,7 @@ pub enum Command {
               value_parser = value_parser!(u32).range(0..=i64::from(MAX_SOLVE_DEPTH)))]
         extra: u32,
         /// Stop after M solutions (the answer is then marked incomplete).
-        #[arg(long, value_name = "M")]
+        #[arg(long, value_name = "M", value_parser = crate::args::parse_max)]
         max: Option<usize>,
         /// Forbid uncaptures: white, black or both.
         #[arg(long, value_enum)]
@@ -105,12 +105,13 @@ pub enum Command {
         #[arg(long, value_name = "P", value_parser = crate::proofgame::parse_plies)]
         plies: Option<u32>,
         /// Stop after M games (the answer is then marked incomplete, and never unique).
-        #[arg(long, value_name = "M")]
+        #[arg(long, value_name = "M", value_parser = crate::args::parse_max)]
         max: Option<usize>,
         /// Stop after visiting this many nodes (the answer is then marked incomplete).
         #[arg(long, value_name = "NODES")]
         max_nodes: Option<u64>,
-        /// Also write the games to FILE in PGN, one record each.
+        /// Also write the games to FILE in PGN, one record each (- for standard output, after
+        /// the answer). The file is replaced whole or not at all.
         #[arg(long, value_name = "FILE")]
         pgn: Option<std::path::PathBuf>,
         /// Read the FEN's castling field as complete: a missing right was lost (the king or rook
@@ -162,7 +163,7 @@ pub struct PositionArgs {
     pub json: bool,
     /// In batch mode (FEN -), answer on N threads (default: every core); the output keeps the
     /// input's order whatever N is.
-    #[arg(long, value_name = "N", value_parser = value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = crate::batch::parse_jobs)]
     pub jobs: Option<u16>,
 }
 

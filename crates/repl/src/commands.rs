@@ -1,96 +1,53 @@
-//! The batch subcommands: each turns one position into one answer, human or JSON.
+//! The dispatcher of the subcommands: each turns one position into one answer (made in
+//! [`crate::output`]), printed as text or JSON, on one position or on every line of a
+//! batch.
 
-use std::{
-    io::{self, Write},
-    process::ExitCode,
-    sync::{
-        atomic::{AtomicBool, Ordering},
-        Arc, OnceLock,
-    },
-    time::{Duration, Instant},
-};
+use std::{io::IsTerminal, path::Path, process::ExitCode, time::Instant};
 
 use retrace_cage::{Cage, CageStore};
 use retrace_legal::text::plural;
-use retrace_unmove::{retro_perft_limited, PerftLimit, RetroPosition};
-use serde_json::{json, Value};
-use shakmaty::{ByColor, Color, Square};
+use retrace_unmove::{retro_perft_limited, PerftLimit};
+use shakmaty::{ByColor, Square};
 
 use crate::{
-    args::{side_letter, SolveRequest, Uncapturers, KEPT_SOLUTIONS},
+    args::{Setup, SolveRequest, Uncapturers, KEPT_SOLUTIONS},
     cli::{CageCommand, Cli, Command, PositionArgs},
     interactive,
+    interrupt::Interrupt,
     lines::read_text_file,
-    output::CliError,
-    proof::ProofReport,
-    proofgame, render, script,
+    output::{self, proof::ProofReport, Answer, CliError, JsonlSolution},
+    proofgame, script,
 };
 
-/// Set by Ctrl-C while a batch subcommand or a script runs: the search stops, its answer says it
-/// is incomplete, and the exit status is 130.
-static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-
-/// How long work that does not look at the interrupt flag (a cage verification, say) may go on
-/// after Ctrl-C before the process ends anyway, so that every command stops within 0.2 s.
-const INTERRUPT_GRACE: Duration = Duration::from_millis(100);
-
-/// The interrupt flag, with the Ctrl-C handler installed the first time it is asked for.
-///
-/// The handler sets the flag, which every search polls; what has not wound down and exited when
-/// the grace period is over is cut off with exit status 130 and a line saying the answer is
-/// incomplete. (The handler runs on a thread of its own, so waiting there blocks nothing.)
-pub fn interrupt_flag() -> Arc<AtomicBool> {
-    Arc::clone(INTERRUPT.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let setter = Arc::clone(&flag);
-        // If no handler can be installed, Ctrl-C ends the process as the default signal does.
-        let _ = ctrlc::set_handler(move || {
-            setter.store(true, Ordering::Relaxed);
-            std::thread::sleep(INTERRUPT_GRACE);
-            eprintln!("retrace: interrupted before the answer was complete");
-            std::process::exit(130);
-        });
-        flag
-    }))
-}
-
-pub(crate) fn interrupted() -> bool {
-    INTERRUPT.get().is_some_and(|f| f.load(Ordering::Relaxed))
-}
-
-/// 130 after an interrupt, else success.
-fn exit_status() -> ExitCode {
-    if interrupted() {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
+/// Runs the subcommand of `cli`.
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
-    use std::io::IsTerminal;
     // Everything but the terminal REPL (which catches Ctrl-C itself, to return to its prompt)
     // stops on Ctrl-C with exit status 130.
     let terminal_repl = matches!(cli.command, None | Some(Command::Repl { script: None, .. }))
-        && io::stdin().is_terminal();
-    if !terminal_repl {
-        interrupt_flag();
-    }
+        && std::io::stdin().is_terminal();
+    let interrupt = if terminal_repl {
+        Interrupt::new()
+    } else {
+        Interrupt::install()
+    };
+    let interrupt = &interrupt;
     match cli.command {
-        None => repl(None, false),
-        Some(Command::Repl { script, strict }) => repl(script.as_deref(), strict),
-        Some(Command::List(args)) => for_each_position(&args, list),
+        None => repl(None, false, interrupt),
+        Some(Command::Repl { script, strict }) => repl(script.as_deref(), strict, interrupt),
+        Some(Command::List(args)) => {
+            for_each_position(&args, interrupt, |setup| output::list(&setup.pos))
+        }
         Some(Command::Check {
             position,
             cages,
             prove,
             max_nodes,
         }) => {
-            let store = load_cages(cages.as_deref())?;
+            let store = load_cages(cages.as_deref(), interrupt)?;
             // Each line gets the cages with a memo of its own (a clone): its answer is the same
             // whatever `--jobs` and whatever lines came before.
-            for_each_position(&position, |pos| {
-                check(pos, &store.clone(), prove, max_nodes)
+            for_each_position(&position, interrupt, |setup| {
+                check(setup, &store.clone(), prove, max_nodes, interrupt)
             })
         }
         Some(Command::Cage(CageCommand::Verify {
@@ -103,7 +60,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             max_nodes,
             json,
         })) => {
-            let store = load_cages(cages.as_deref())?;
+            let store = load_cages(cages.as_deref(), interrupt)?;
             let claim = ClaimRequest {
                 zone: zone.as_deref(),
                 depth,
@@ -111,12 +68,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 captures: captures.as_deref(),
                 max_nodes,
             };
-            let answer = |text: &str| cage_verify(text, &claim, &store.clone());
+            let answer = |text: &str| cage_verify(text, &claim, &store.clone(), interrupt);
             if fen != "-" {
-                print_answer(&answer(&fen)?, json)?;
-                return Ok(exit_status());
+                answer(&fen)?.print(json)?;
+                return Ok(interrupt.status());
             }
-            crate::batch::run(json, crate::batch::default_jobs(), answer)
+            crate::batch::run(json, crate::batch::default_jobs(), interrupt, answer)
         }
         Some(Command::Solve {
             position,
@@ -137,7 +94,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 // Solutions stream as they are found: one line at a time keeps them in order.
                 position.jobs = Some(1);
             }
-            let store = load_cages(cages.as_deref())?;
+            let store = load_cages(cages.as_deref(), interrupt)?;
             let request = SolveRequest {
                 extra,
                 max,
@@ -148,8 +105,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 game_clocks,
                 ..SolveRequest::new(depth)
             };
-            for_each_position_text(&position, |pos, fen| {
-                solve(pos, fen, &request, jsonl, &store.clone())
+            for_each_position(&position, interrupt, |setup| {
+                solve(setup, &request, jsonl, &store.clone(), interrupt)
             })
         }
         Some(Command::Proofgame {
@@ -162,7 +119,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             exact_fen,
             cages,
         }) => {
-            let store = load_cages(cages.as_deref())?;
+            let store = load_cages(cages.as_deref(), interrupt)?;
             // Clap makes exactly one of the two present.
             let plies = moves.or(plies).unwrap_or_default();
             let request = proofgame::Request {
@@ -171,39 +128,46 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 max_nodes,
                 exact_castling: exact_fen,
             };
-            proofgame_command(&position, request, pgn.as_deref(), &store)
+            proofgame_command(&position, request, pgn.as_deref(), &store, interrupt)
         }
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut command = Cli::command();
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut command, "retrace", &mut out);
-            io::stdout().lock().write_all(&out)?;
+            output::print(&String::from_utf8_lossy(&out))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Man) => {
             use clap::CommandFactory;
             let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
-            io::stdout().lock().write_all(&out)?;
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(|e| CliError::Internal(format!("cannot make the manual page: {e}")))?;
+            output::print(&String::from_utf8_lossy(&out))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Retractor(args)) => {
-            print_answer(&crate::retractor::answer(&args)?, args.json)?;
-            Ok(exit_status())
+            crate::retractor::answer(&args, interrupt.flag())?.print(args.json)?;
+            Ok(interrupt.status())
         }
         Some(Command::Perft {
             position,
             depth,
             max_nodes,
-        }) => for_each_position(&position, |pos| perft(pos, depth, max_nodes)),
+        }) => for_each_position(&position, interrupt, |setup| {
+            perft(setup, depth, max_nodes, interrupt)
+        }),
     }
 }
 
 /// The REPL: on a terminal interactive, otherwise the commands of a script file or a pipe.
-fn repl(script_file: Option<&std::path::Path>, strict: bool) -> Result<ExitCode, CliError> {
-    use std::io::IsTerminal;
-    match script_file {
+fn repl(
+    script_file: Option<&Path>,
+    strict: bool,
+    interrupt: &Interrupt,
+) -> Result<ExitCode, CliError> {
+    let failed_writes = match script_file {
         Some(path) => {
             let cannot = |why: String| {
                 CliError::BadInput(format!("cannot open script {}: {why}", path.display()))
@@ -212,18 +176,19 @@ fn repl(script_file: Option<&std::path::Path>, strict: bool) -> Result<ExitCode,
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(cannot("it is a directory".into()));
             }
-            script::run(io::BufReader::new(file), strict, interrupt_flag())?;
+            script::run(std::io::BufReader::new(file), strict, interrupt.flag())?
         }
-        None if io::stdin().is_terminal() => interactive::run()?,
-        None => script::run(io::stdin().lock(), strict, interrupt_flag())?,
+        None if std::io::stdin().is_terminal() => interactive::run()?,
+        None => script::run(std::io::stdin().lock(), strict, interrupt.flag())?,
+    };
+    if failed_writes > 0 && !interrupt.is_set() {
+        output::warn(&format!(
+            "{failed_writes} file{} could not be written (see the errors above)",
+            plural(failed_writes)
+        ));
+        return Ok(ExitCode::from(1));
     }
-    Ok(exit_status())
-}
-
-/// One answer: the JSON document and the text for people.
-pub struct Answer {
-    pub json: Value,
-    pub text: String,
+    Ok(interrupt.status())
 }
 
 /// Runs `answer` on the position of `args`, or on every line of stdin when the FEN is `-`.
@@ -231,47 +196,21 @@ pub struct Answer {
 /// In batch mode a bad line gives an error line and the batch goes on; the exit status is then 2.
 fn for_each_position(
     args: &PositionArgs,
-    answer: impl Fn(&RetroPosition) -> Result<Answer, CliError> + Sync,
-) -> Result<ExitCode, CliError> {
-    for_each_position_text(args, |pos, _| answer(pos))
-}
-
-/// As [`for_each_position`], also handing over the FEN text (for facts beyond the position).
-fn for_each_position_text(
-    args: &PositionArgs,
-    answer: impl Fn(&RetroPosition, &str) -> Result<Answer, CliError> + Sync,
+    interrupt: &Interrupt,
+    answer: impl Fn(&Setup) -> Result<Answer, CliError> + Sync,
 ) -> Result<ExitCode, CliError> {
     if args.fen != "-" {
-        let pos = position_from_args(&args.fen, args)?;
-        print_answer(&answer(&pos, &args.fen)?, args.json)?;
-        return Ok(exit_status());
+        answer(&setup(&args.fen, args)?)?.print(args.json)?;
+        return Ok(interrupt.status());
     }
-    crate::batch::run(args.json, args.jobs(), |line| {
-        position_from_args(line, args).and_then(|pos| answer(&pos, line))
+    crate::batch::run(args.json, args.jobs(), interrupt, |line| {
+        setup(line, args).and_then(|setup| answer(&setup))
     })
 }
 
-pub(crate) fn print_answer(answer: &Answer, json: bool) -> Result<(), CliError> {
-    let mut out = io::stdout().lock();
-    if json {
-        writeln!(out, "{}", answer.json)?;
-    } else {
-        write!(out, "{}", answer.text)?;
-    }
-    out.flush()?;
-    Ok(())
-}
-
-/// Builds the position from a FEN and the marking options.
-pub fn position_from_args(fen: &str, args: &PositionArgs) -> Result<RetroPosition, CliError> {
-    let mut pos = RetroPosition::parse(fen, args.retract).map_err(bad)?;
-    for &sq in &args.frozen {
-        pos.mark_never_moved(sq).map_err(bad)?;
-    }
-    for &sq in &args.promoted {
-        pos.mark_promoted(sq).map_err(bad)?;
-    }
-    Ok(pos)
+/// The position of a FEN with the marks of `args`.
+pub fn setup(fen: &str, args: &PositionArgs) -> Result<Setup, CliError> {
+    Setup::parse(fen, args.retract, &args.frozen, &args.promoted).map_err(CliError::BadInput)
 }
 
 fn bad(err: impl std::fmt::Display) -> CliError {
@@ -279,184 +218,89 @@ fn bad(err: impl std::fmt::Display) -> CliError {
 }
 
 /// `check`: the static analysis (with the user's cages and, failing a contradiction, the automatic
-/// cage attempt), its reasons and its deductions.
+/// cage attempt), its reasons and its deductions; with `prove`, legality by retraction where the
+/// analysis alone found nothing.
 fn check(
-    pos: &RetroPosition,
+    setup: &Setup,
     cages: &CageStore,
     prove: Option<u32>,
     max_nodes: Option<u64>,
+    interrupt: &Interrupt,
 ) -> Result<Answer, CliError> {
+    let pos = &setup.pos;
     let analysis = retrace_cage::analyze_thoroughly(pos, cages);
-    let mut reasons: Vec<Value> = analysis.reasons.iter().map(render::reason_json).collect();
-    // Legality by retraction, only where the analysis alone found nothing.
-    let report = prove.filter(|_| reasons.is_empty()).map(|depth| {
+    let report = prove.filter(|_| analysis.reasons.is_empty()).map(|depth| {
         let pruner = retrace_search::LegalPruner::with_cages(cages);
         let proof =
-            retrace_search::prove_within(pos, depth, &pruner, Some(interrupt_flag()), max_nodes);
+            retrace_search::prove_within(pos, depth, &pruner, Some(interrupt.flag()), max_nodes);
         ProofReport::new(pos, depth, &proof)
     });
-    if let Some(report) = report.as_ref().filter(|r| r.has_history == Some(false)) {
-        let code = if report.closure {
-            retrace_legal::ReasonCode::Closure.as_str()
-        } else {
-            "no_history"
-        };
-        reasons.push(json!({ "code": code, "message": report.summary, "squares": [] }));
-    }
-    let illegal = !reasons.is_empty();
-    let by_side =
-        |f: &dyn Fn(Color) -> u64| json!({ "white": f(Color::White), "black": f(Color::Black) });
-    let mut text = if illegal {
-        "illegal\n".to_owned()
-    } else {
-        "no contradiction found\n".to_owned()
-    };
-    for r in &analysis.reasons {
-        text.push_str(&format!("  {r}\n"));
-    }
-    if let Some(report) = &report {
-        for line in report.text().lines() {
-            text.push_str(&format!("  {line}\n"));
-        }
-    }
-    text.push_str(&render::needs(&analysis));
-    text.push('\n');
-    let mut json = json!({
-            "verdict": if illegal { "illegal" } else { "no_contradiction" },
-            "reasons": reasons,
-            "captures": by_side(&|c| u64::from(analysis.captures.get(c).total)),
-            "captures_by_pawns": by_side(&|c| u64::from(analysis.captures.get(c).by_pawns)),
-            "promoted": by_side(&|c| u64::from(*analysis.promoted.get(c))),
-    });
-    if let Some(report) = &report {
-        json["retraction"] = report.json.clone();
-    }
-    Ok(Answer { json, text })
-}
-
-/// `list`: every legal retraction with the FEN of the position it leads to.
-pub fn list(pos: &RetroPosition) -> Result<Answer, CliError> {
-    let retractions = pos.retractions();
-    let mut entries = Vec::with_capacity(retractions.len());
-    let mut text = render::retraction_count(pos, retractions.len());
-    text.push('\n');
-    for (i, &r) in retractions.iter().enumerate() {
-        let notation = pos.notation(r);
-        let fen = pos.retract(r).fen();
-        text.push_str(&format!("{:>4}. {notation:<12} {fen}\n", i + 1));
-        entries.push(json!({ "move": notation, "fen": fen }));
-    }
-    Ok(Answer {
-        json: json!({ "retracting": side_letter(pos.retracting()), "retractions": entries }),
-        text,
-    })
+    output::check(&analysis, report)
 }
 
 /// `perft`: leaves of the retraction tree, within the node budget and until Ctrl-C.
-fn perft(pos: &RetroPosition, depth: u32, max_nodes: Option<u64>) -> Result<Answer, CliError> {
+fn perft(
+    setup: &Setup,
+    depth: u32,
+    max_nodes: Option<u64>,
+    interrupt: &Interrupt,
+) -> Result<Answer, CliError> {
     let start = Instant::now();
-    let cancel = interrupt_flag();
+    let cancel = interrupt.flag();
     let limit = PerftLimit {
         max_nodes,
         cancel: Some(&cancel),
     };
-    let count = retro_perft_limited(pos, depth, limit);
-    let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
-    let leaves = count.leaves;
-    let cut = if count.complete {
-        ""
-    } else {
-        " (cut short: the count is incomplete)"
-    };
-    Ok(Answer {
-        json: json!({
-            "depth": depth,
-            "nodes": leaves,
-            "complete": count.complete,
-            "expanded": count.nodes,
-            "elapsed_ms": elapsed_ms,
-        }),
-        text: format!("retro perft {depth}: {leaves} leaves{cut} in {elapsed_ms:.1} ms\n"),
-    })
+    let count = retro_perft_limited(&setup.pos, depth, limit);
+    output::perft(depth, &count, start.elapsed().as_secs_f64() * 1e3)
 }
 
 /// `solve`: every sequence of the last N moves.
 fn solve(
-    pos: &RetroPosition,
-    fen: &str,
+    setup: &Setup,
     request: &SolveRequest,
     jsonl: bool,
     cages: &CageStore,
+    interrupt: &Interrupt,
 ) -> Result<Answer, CliError> {
-    let facts = request.facts(pos, fen).map_err(CliError::BadInput)?;
+    let pos = &setup.pos;
+    let facts = request.facts(setup).map_err(CliError::BadInput)?;
     // With --jsonl each solution is written as it is found; a write that fails (the reader went
     // away) stops the search and is reported after it.
     let mut write_error = None;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut stream = |line: &[retrace_unmove::Retraction]| {
-        let solution = json!({ "solution": retrace_search::line_notation(pos, line) });
-        let written = writeln!(out, "{solution}");
+        let solution = JsonlSolution {
+            solution: retrace_search::line_notation(pos, line),
+        };
+        let written = output::to_json(&solution)
+            .and_then(|json| output::write_to(&mut out, &format!("{json}\n")));
         written.map_err(|e| write_error = Some(e)).is_ok()
     };
     let keep = if jsonl { 0 } else { KEPT_SOLUTIONS };
-    let mut params = request.params(facts, interrupt_flag(), keep);
+    let mut params = request.params(facts, interrupt.flag(), keep);
     if jsonl {
         params.on_solution = Some(&mut stream);
     }
     let found = retrace_search::solve(pos, params, &request.pruner(cages));
     if let Some(err) = write_error {
-        return Err(err.into());
+        return Err(err);
     }
-    out.flush()?;
-    drop(out);
-    let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
     if jsonl {
-        return Ok(Answer {
-            json: json!({
-                "count": found.count,
-                "complete": found.complete,
-                "nodes": found.nodes,
-                "elapsed_ms": elapsed_ms,
-            }),
-            text: String::new(),
-        });
+        output::solve_stream_summary(&found)
+    } else {
+        output::solve(pos, &found)
     }
-    let mut text = render::solve_summary(&found, " (search cut short: there may be more)");
-    text.push('\n');
-    text.push_str(&render::solution_lines(
-        pos,
-        &found.lines,
-        found.count,
-        KEPT_SOLUTIONS,
-        ", not kept (--jsonl streams them all)",
-    ));
-    text.push_str(&render::refutations_text(pos, &found.refuted));
-    let lines: Vec<Vec<String>> = found
-        .lines
-        .iter()
-        .map(|line| retrace_search::line_notation(pos, line))
-        .collect();
-    Ok(Answer {
-        json: json!({
-            "solutions": lines,
-            "count": found.count,
-            "refuted": render::refutations_json(pos, &found.refuted),
-            "complete": found.complete,
-            "nodes": found.nodes,
-            "elapsed_ms": elapsed_ms,
-        }),
-        text,
-    })
 }
 
 /// Loads a cage file; every cage is re-verified, and one that is malformed or unverifiable is an
 /// error (the contract: never trust an unverified cage, never silently drop one the user gave).
-fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
+fn load_cages(file: Option<&Path>, interrupt: &Interrupt) -> Result<CageStore, CliError> {
     let Some(file) = file else {
         return Ok(CageStore::new());
     };
     let text = read_text_file(file, "cage file").map_err(CliError::BadInput)?;
-    let cancel = interrupt_flag();
+    let cancel = interrupt.flag();
     let budget = retrace_cage::LoadBudget {
         cancel: Some(&cancel),
         ..retrace_cage::LoadBudget::default()
@@ -464,6 +308,12 @@ fn load_cages(file: Option<&std::path::Path>) -> Result<CageStore, CliError> {
     let (store, errors) = CageStore::load_within(&text, &budget);
     if errors.is_empty() {
         return Ok(store);
+    }
+    if interrupt.is_set() {
+        return Err(CliError::Interrupted(format!(
+            "interrupted while loading the cage file {}: nothing was answered",
+            file.display()
+        )));
     }
     // Every refused line, in one line of error.
     let all: Vec<String> = errors
@@ -490,8 +340,12 @@ struct ClaimRequest<'a> {
 }
 
 /// `cage verify`: is the claim a cage? The cages of `store` count as proven.
-fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result<Answer, CliError> {
-    use retrace_cage::Failure;
+fn cage_verify(
+    fen: &str,
+    claim: &ClaimRequest<'_>,
+    store: &CageStore,
+    interrupt: &Interrupt,
+) -> Result<Answer, CliError> {
     let board_field = fen.split_ascii_whitespace().next().unwrap_or("");
     let board = Cage::parse_board(board_field).map_err(bad)?;
     let zone = claim.zone.map(|list| list.iter().copied().collect());
@@ -504,33 +358,9 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
         max_nodes: claim.max_nodes,
         ..retrace_cage::VerifyOptions::default()
     };
-    let cancel = interrupt_flag();
+    let cancel = interrupt.flag();
     let verification = retrace_cage::verify_cancellable(&cage, store, &options, Some(&cancel));
-    let text = match &verification.outcome {
-        Ok(()) => format!("a cage: verified in {} nodes\n{cage}\n", verification.nodes),
-        Err(escape) => {
-            // Only an escape is a line out of the cage; a limit or a cancel stopped on some line.
-            let which = match escape.failure {
-                Failure::BoardEmpty | Failure::AllHome => "a line that escapes",
-                _ => "the line it stopped on",
-            };
-            format!(
-                "not verified ({}) after {} nodes; {which}: {}\n",
-                escape.failure,
-                verification.nodes,
-                escape.line.join(" ")
-            )
-        }
-    };
-    Ok(Answer {
-        json: json!({
-            "cage": verification.verified(),
-            "line": verification.escape(),
-            "nodes": verification.nodes,
-            "cage_line": cage.to_string(),
-        }),
-        text,
-    })
+    output::cage_verify(&cage, &verification)
 }
 
 /// `proofgame`: the games of the requested length, on one position or on every line of stdin; with
@@ -538,51 +368,64 @@ fn cage_verify(fen: &str, claim: &ClaimRequest<'_>, store: &CageStore) -> Result
 fn proofgame_command(
     args: &PositionArgs,
     request: proofgame::Request,
-    pgn_file: Option<&std::path::Path>,
+    pgn_file: Option<&Path>,
     cages: &CageStore,
+    interrupt: &Interrupt,
 ) -> Result<ExitCode, CliError> {
     let pgn = std::sync::Mutex::new(String::new());
     let answer = |fen: &str| {
-        let fen = proofgame::complete_fen(fen, request.plies);
-        let pos = position_from_args(&fen, args)?;
-        proofgame::check_side(&pos, request.plies).map_err(CliError::BadInput)?;
+        let setup = setup(&proofgame::complete_fen(fen, request.plies), args)?;
+        let pos = &setup.pos;
+        proofgame::check_side(pos, request.plies).map_err(CliError::BadInput)?;
         let request = proofgame::Request {
-            exact_castling: request.exact_castling
-                && retrace_unmove::FenFacts::parse(&fen).castling_known,
+            exact_castling: request.exact_castling && setup.facts.castling_known,
             ..request
         };
         let params = retrace_search::ProofGameParams {
-            cancel: Some(interrupt_flag()),
+            cancel: Some(interrupt.flag()),
             ..retrace_search::ProofGameParams::default()
         };
-        let found = proofgame::search(&pos, request, cages, params);
-        let report =
-            proofgame::Report::new(&pos, request.plies, &found).map_err(CliError::Internal)?;
+        let found = proofgame::search(pos, request, cages, params);
+        let answer = output::proofgame::answer(pos, request.plies, &found)?;
         if pgn_file.is_some() {
-            let games = proofgame::pgn(&pos, &found.games).map_err(CliError::Internal)?;
+            let games = proofgame::pgn(pos, &found.games).map_err(CliError::Internal)?;
             pgn.lock()
                 .map_err(|_| CliError::Internal("the PGN buffer was poisoned".into()))?
                 .push_str(&games);
         }
-        Ok(Answer {
-            json: report.json,
-            text: report.text,
-        })
+        Ok(answer)
     };
     let code = if args.fen == "-" {
         // One job: the games are gathered for the PGN file in input order.
-        crate::batch::run(args.json, 1, answer)?
+        crate::batch::run(args.json, 1, interrupt, answer)?
     } else {
-        print_answer(&answer(&args.fen)?, args.json)?;
-        if interrupted() {
-            ExitCode::from(130)
-        } else {
-            ExitCode::SUCCESS
+        let answer = answer(&args.fen)?;
+        if pgn_file.is_some_and(|file| file == Path::new("-")) {
+            answer.print(args.json)?;
+            write_pgn(pgn_file, &pgn)?;
+            return Ok(interrupt.status());
         }
+        // The file first: if it cannot be written the answer is still printed, alone.
+        let written = write_pgn(pgn_file, &pgn);
+        answer.print(args.json)?;
+        return written.map(|()| interrupt.status());
     };
-    if let Some(file) = pgn_file {
-        std::fs::write(file, pgn.into_inner().unwrap_or_default())
-            .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", file.display())))?;
-    }
+    write_pgn(pgn_file, &pgn)?;
     Ok(code)
+}
+
+/// Writes the games gathered to the `--pgn` file (standard output for `-`), whole or not at all.
+/// A failure is one line on stderr and exit status 1, never a second JSON document: the answers
+/// were printed already.
+fn write_pgn(file: Option<&Path>, pgn: &std::sync::Mutex<String>) -> Result<(), CliError> {
+    let Some(file) = file else {
+        return Ok(());
+    };
+    let pgn = pgn
+        .lock()
+        .map_err(|_| CliError::Internal("the PGN buffer was poisoned".into()))?;
+    if file == Path::new("-") {
+        return output::print(&pgn);
+    }
+    crate::files::write_atomic(file, &pgn).map_err(CliError::WriteFailed)
 }

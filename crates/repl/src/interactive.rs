@@ -1,12 +1,12 @@
 //! The terminal front end: rustyline with history and completion, Ctrl-C that cancels.
 
 use std::{
-    io::{self, Write},
     path::PathBuf,
     sync::{
         atomic::{AtomicBool, Ordering},
         Arc,
     },
+    time::{Duration, Instant},
 };
 
 use rustyline::{
@@ -21,7 +21,8 @@ use rustyline::{
 
 use crate::{
     board::Style,
-    output::CliError,
+    lines::escape_controls,
+    output::{print, to_stderr, CliError},
     session::{Hooks, Outcome, Session},
 };
 
@@ -82,8 +83,13 @@ fn history_path() -> Option<PathBuf> {
     Some(data.join("retrace").join("history"))
 }
 
-/// Runs the REPL on a terminal until Ctrl-D or `quit`.
-pub fn run() -> Result<(), CliError> {
+/// How often the progress of a long search is redrawn: a few times a second, whatever the speed
+/// of the search (drawing at every report slowed the search and flooded the terminal).
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// Runs the REPL on a terminal until Ctrl-D or `quit`; the number of files that could not be
+/// written (the run then ends with exit status 1).
+pub fn run() -> Result<u32, CliError> {
     let mut editor: Editor<Completion, DefaultHistory> =
         Editor::new().map_err(|e| CliError::Internal(format!("cannot start line editing: {e}")))?;
     let cancel = Arc::new(AtomicBool::new(false));
@@ -99,8 +105,10 @@ pub fn run() -> Result<(), CliError> {
         let _ = editor.load_history(path);
     }
     let mut session = Session::new(Style::detect());
-    println!("Retrace: play chess backwards. Type help for the commands, Tab to complete.");
-    println!("{}", session_show(&mut session, &cancel));
+    print(&format!(
+        "Retrace: play chess backwards. Type help for the commands, Tab to complete.\n{}\n",
+        session_show(&mut session, &cancel)
+    ))?;
     loop {
         if let Some(helper) = editor.helper_mut() {
             helper.commands = crate::help::COMMANDS
@@ -116,7 +124,7 @@ pub fn run() -> Result<(), CliError> {
                 let mut quit = false;
                 for line in input.split(['\n', '\r']).filter(|l| !l.trim().is_empty()) {
                     let _ = editor.add_history_entry(line);
-                    if run_line(&mut session, line, &cancel) {
+                    if run_line(&mut session, line, &cancel)? {
                         quit = true;
                         break;
                     }
@@ -125,7 +133,7 @@ pub fn run() -> Result<(), CliError> {
                     break;
                 }
             }
-            Err(ReadlineError::Interrupted) => println!("^C (Ctrl-D or quit to leave)"),
+            Err(ReadlineError::Interrupted) => print("^C (Ctrl-D or quit to leave)\n")?,
             Err(ReadlineError::Eof) => break,
             Err(err) => {
                 return Err(CliError::Internal(format!(
@@ -140,7 +148,7 @@ pub fn run() -> Result<(), CliError> {
         }
         let _ = editor.save_history(path);
     }
-    Ok(())
+    Ok(session.failed_writes())
 }
 
 fn session_show(session: &mut Session, cancel: &Arc<AtomicBool>) -> String {
@@ -156,28 +164,27 @@ fn session_show(session: &mut Session, cancel: &Arc<AtomicBool>) -> String {
 }
 
 /// Runs one command line, with the live progress of a long search on stderr; true to quit.
-fn run_line(session: &mut Session, line: &str, cancel: &Arc<AtomicBool>) -> bool {
+fn run_line(session: &mut Session, line: &str, cancel: &Arc<AtomicBool>) -> Result<bool, CliError> {
     cancel.store(false, Ordering::Relaxed);
+    let mut last_drawn: Option<Instant> = None;
     let mut progress = |p: retrace_search::Progress| {
-        match p.phase {
-            retrace_search::Phase::ForwardLayers { positions } => eprint!(
-                "\r  forward layers: {positions} positions, {:.1} s   ",
-                p.elapsed.as_secs_f64()
-            ),
-            retrace_search::Phase::Forward => eprint!(
-                "\r  {} nodes, playing forward, {:.1} s   ",
-                p.nodes,
-                p.elapsed.as_secs_f64()
-            ),
-            retrace_search::Phase::Retracting => eprint!(
-                "\r  {} nodes, ply {}, {} solutions, {:.1} s   ",
-                p.nodes,
-                p.ply,
-                p.solutions,
-                p.elapsed.as_secs_f64()
-            ),
+        if last_drawn.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) {
+            return;
         }
-        let _ = io::stderr().flush();
+        last_drawn = Some(Instant::now());
+        let seconds = p.elapsed.as_secs_f64();
+        to_stderr(&match p.phase {
+            retrace_search::Phase::ForwardLayers { positions } => {
+                format!("\r  forward layers: {positions} positions, {seconds:.1} s   ")
+            }
+            retrace_search::Phase::Forward => {
+                format!("\r  {} nodes, playing forward, {seconds:.1} s   ", p.nodes)
+            }
+            retrace_search::Phase::Retracting => format!(
+                "\r  {} nodes, ply {}, {} solutions, {seconds:.1} s   ",
+                p.nodes, p.ply, p.solutions
+            ),
+        });
     };
     let mut hooks = Hooks {
         cancel: Arc::clone(cancel),
@@ -185,18 +192,20 @@ fn run_line(session: &mut Session, line: &str, cancel: &Arc<AtomicBool>) -> bool
     };
     let result = session.execute(line, &mut hooks);
     if cancel.load(Ordering::Relaxed) {
-        eprintln!("\r  interrupted{:40}", "");
-    } else if ["solve", "proofgame"]
-        .iter()
-        .any(|c| line.trim_start().starts_with(c))
-    {
-        eprint!("\r{:60}\r", "");
+        to_stderr(&format!("\r  interrupted{:40}\n", ""));
+    } else if last_drawn.is_some() {
+        to_stderr(&format!("\r{:60}\r", ""));
     }
+    // Text a command made is shown as it is (the board may be coloured); an error may quote a
+    // file or what was typed, so its control characters are escaped.
     match result {
-        Ok(Outcome::Quit) => return true,
+        Ok(Outcome::Quit) => return Ok(true),
         Ok(Outcome::Show(text)) if text.is_empty() => {}
-        Ok(Outcome::Show(text)) => println!("{text}"),
-        Err(err) => println!("error: {err}"),
+        Ok(Outcome::Show(text)) => print(&format!("{text}\n"))?,
+        Ok(Outcome::Partial { text, error }) => {
+            print(&format!("{text}\nerror: {}\n", escape_controls(&error)))?
+        }
+        Err(err) => print(&format!("error: {}\n", escape_controls(&err)))?,
     }
-    false
+    Ok(false)
 }

@@ -24,6 +24,9 @@ pub const MAX_SKIP: u64 = 16 * 1024 * 1024;
 /// The largest file read whole (1 MiB): a cage file holds a few hundred short lines.
 pub const MAX_FILE: u64 = 1024 * 1024;
 
+/// The byte order mark of UTF-8.
+const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// Why one line cannot be used; the lines after it still are.
 #[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
 pub enum LineError {
@@ -113,6 +116,10 @@ impl<R: BufRead> Iterator for Lines<R> {
         if self.buf.last() == Some(&b'\r') {
             self.buf.pop();
         }
+        // A byte order mark some editors put at the start of a UTF-8 file is not text.
+        if self.number == 1 && self.buf.starts_with(UTF8_BOM) {
+            self.buf.drain(..UTF8_BOM.len());
+        }
         let text = if length > MAX_LINE as u64 {
             Err(LineError::TooLong)
         } else {
@@ -141,6 +148,21 @@ pub fn read_text_file(path: &Path, what: &str) -> Result<String, String> {
         ));
     }
     String::from_utf8(bytes).map_err(|_| format!("{what} {} is not UTF-8 text", path.display()))
+}
+
+/// `text` with its control characters escaped (`\n` as `\\n`, ESC as `\\u{1b}`): whatever a
+/// file or a user typed cannot drive the terminal it is shown on.
+#[must_use]
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `text` made fit for one line of a message: control characters escaped, and cut after about
@@ -190,6 +212,14 @@ mod tests {
             ]
         );
         assert_eq!(read(&vec![b'b'; MAX_LINE]), vec![Ok("b".repeat(MAX_LINE))]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped_from_the_first_line_only() {
+        assert_eq!(
+            read(b"\xef\xbb\xbffen x\n\xef\xbb\xbfy"),
+            vec![Ok("fen x".to_owned()), Ok("\u{feff}y".to_owned())]
+        );
     }
 
     #[test]

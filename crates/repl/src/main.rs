@@ -3,7 +3,7 @@
 //! The binary only parses arguments and dispatches; each subcommand lives in its own module and
 //! reports failures as [`CliError`](retrace_repl::output::CliError) with the contract's exit codes.
 
-use std::process::ExitCode;
+use std::{io::IsTerminal, process::ExitCode};
 
 use clap::Parser;
 use retrace_repl::{cli::Cli, commands, output};
@@ -21,8 +21,11 @@ fn main() -> ExitCode {
                 err.kind(),
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
             ) {
-                let _ = err.print();
-                return ExitCode::SUCCESS;
+                // Help and version go to stdout: a full disk is a failure like any other.
+                return match output::print(&styled(&err, std::io::stdout().is_terminal())) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(err) => output::report(&err, false),
+                };
             }
             // Clap renders its own errors in full: what was wrong, the usage, and a "did you
             // mean" for a typo. With --json, stdout gets the error (without the usage) as one
@@ -36,17 +39,29 @@ fn main() -> ExitCode {
                     .filter(|l| !l.is_empty())
                     .collect();
                 let message = message.join(" ");
-                println!(
-                    "{}",
-                    output::error_json(message.trim_start_matches("error: "))
-                );
+                let doc = output::error_json(message.trim_start_matches("error: "));
+                if let Err(err) = output::print(&format!("{doc}\n")) {
+                    return output::report(&err, false);
+                }
             }
-            let _ = err.print();
+            // Clap's own rendering on stderr; if stderr cannot take it there is nobody to tell.
+            output::to_stderr(&styled(&err, std::io::stderr().is_terminal()));
             return ExitCode::from(2);
         }
     };
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => output::report(&err, json),
+    }
+}
+
+/// Clap's rendering of `err`: in colour on a terminal (unless `NO_COLOR` is set), plain
+/// otherwise.
+fn styled(err: &clap::Error, terminal: bool) -> String {
+    let rendered = err.render();
+    if terminal && std::env::var_os("NO_COLOR").is_none() {
+        rendered.ansi().to_string()
+    } else {
+        rendered.to_string()
     }
 }

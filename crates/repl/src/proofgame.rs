@@ -4,17 +4,12 @@
 //! The subcommand and the REPL command share the parsing of the length, the search and the
 //! report; only where the position comes from and where the answer goes differ.
 
-use std::fmt::Write as _;
-
 use retrace_cage::CageStore;
+use retrace_legal::text::color_name;
 use retrace_search::{
-    game_score, proof_games, side_to_move_after, to_pgn_tagged, LegalPruner, ProofGameParams,
-    ProofGames,
+    proof_games, side_to_move_after, to_pgn_tagged, LegalPruner, ProofGameParams, ProofGames,
 };
 use retrace_unmove::{Retraction, RetroPosition};
-use serde_json::{json, Value};
-
-use retrace_legal::text::{color_name, plural};
 
 /// The longest proof game asked for, in plies: longer ones never finish.
 pub const MAX_PLIES: u32 = 128;
@@ -120,51 +115,6 @@ pub fn search(
         ..params
     };
     proof_games(pos, params, &LegalPruner::with_cages(cages))
-}
-
-/// What a proof-game search found, ready to print.
-pub struct Report {
-    pub json: Value,
-    pub text: String,
-}
-
-impl Report {
-    /// Replays every game with shakmaty; a game that does not replay is an internal failure.
-    pub fn new(pos: &RetroPosition, plies: u32, found: &ProofGames) -> Result<Report, String> {
-        let scores = found
-            .games
-            .iter()
-            .map(|line| game_score(pos, line).map_err(|e| format!("a game found: {e}")))
-            .collect::<Result<Vec<String>, String>>()?;
-        let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
-        let count = scores.len();
-        let mut text = format!(
-            "{count} proof game{} in {} ({} nodes, {elapsed_ms:.1} ms)\n",
-            plural(count),
-            moves_text(plies),
-            found.nodes
-        );
-        match found.unique() {
-            Some(true) => text.push_str("unique: the search was complete and found one game\n"),
-            Some(false) if count == 0 => {
-                text.push_str("the search was complete: no game of this length reaches it\n");
-            }
-            Some(false) => text.push_str("the search was complete: the game is not unique\n"),
-            None => text.push_str("the search was cut short: there may be more\n"),
-        }
-        for (i, score) in scores.iter().enumerate() {
-            let _ = writeln!(text, "{:>4}. {score}", i + 1);
-        }
-        let json = json!({
-            "plies": plies,
-            "solutions": scores,
-            "complete": found.complete,
-            "unique": found.unique(),
-            "nodes": found.nodes,
-            "elapsed_ms": elapsed_ms,
-        });
-        Ok(Report { json, text })
-    }
 }
 
 /// The games as PGN, one record each, numbered in the Round tag.

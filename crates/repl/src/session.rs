@@ -1,31 +1,40 @@
 //! The state of one retractor session and the commands that change it.
 //!
 //! A [`Session`] holds the line of positions reached by retracting from the position set up, and
-//! executes one command line at a time, returning the text to show. Terminals and scripts both go
-//! through [`Session::execute`], so everything a person can do is testable without a terminal.
+//! executes one command line at a time: parsed into a [`Command`] first (`command.rs`), then run,
+//! returning the text to show (made by [`crate::output::view`] and [`crate::output::render`]).
+//! Terminals and scripts both go through [`Session::execute`], so everything a person can do is
+//! testable without a terminal. The commands that touch files are in `files.rs` and `cages.rs`,
+//! the session file format in `persist.rs`.
 
 use std::{
     fmt::Write as _,
+    path::Path,
     sync::{atomic::AtomicBool, Arc},
 };
 
-use retrace_cage::{analyze_thoroughly, analyze_with_cages, Cage, CageStore, LoadBudget};
+use retrace_cage::{analyze_thoroughly, analyze_with_cages, CageStore};
 use retrace_legal::text::{color_name, plural};
 use retrace_legal::Reason;
 use retrace_search::{
-    line_notation, prove_within, solve, to_pgn, to_pgn_tagged, GameFacts, LegalPruner, Progress,
-    Proof, ProofGameParams,
+    line_notation, prove_within, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress,
+    Proof, ProofGameParams, RetractorKind, RetractorParams,
 };
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::{Board, Color, Piece, Role, Square};
+use shakmaty::Square;
 
 use crate::{
-    args::{parse_color, SolveRequest, KEPT_SOLUTIONS, MAX_SOLVE_DEPTH},
-    board::{draw, Style},
+    args::{SolveRequest, KEPT_SOLUTIONS},
+    board::Style,
     help,
-    proof::ProofReport,
-    render,
+    output::{
+        proof::ProofReport,
+        render,
+        view::{self, Marked},
+    },
 };
+
+pub use command::{CageAction, CageClaim, Command, Export, Format, Mark};
 
 /// The solutions `solve` and `solutions` list (of the [`KEPT_SOLUTIONS`] kept): a terminal's
 /// worth more would scroll the answer away.
@@ -33,6 +42,9 @@ const SOLUTIONS_SHOWN: usize = 200;
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+mod cages;
+mod command;
+mod files;
 mod persist;
 
 /// One position of the line, and how it was reached.
@@ -50,6 +62,9 @@ struct Step {
 pub enum Outcome {
     /// Show this text (possibly empty) and read the next command.
     Show(String),
+    /// Show this text, then report this error: the command did part of its work and kept it (a
+    /// proof game search whose games are kept though its PGN file could not be written).
+    Partial { text: String, error: String },
     /// Leave the session.
     Quit,
 }
@@ -84,6 +99,8 @@ pub struct Session {
     style: Style,
     /// Verified user cages, used by the analysis and the search.
     cages: CageStore,
+    /// Writes of files that failed (not part of a saved session).
+    failed_writes: u32,
 }
 
 impl Session {
@@ -104,6 +121,7 @@ impl Session {
             flipped: false,
             style,
             cages: CageStore::new(),
+            failed_writes: 0,
         }
     }
 
@@ -140,68 +158,63 @@ impl Session {
             .collect()
     }
 
-    /// Executes one command line. Errors are one line and leave the session unchanged.
+    /// Executes one command line. Errors are one line and leave the session unchanged (a file that
+    /// could not be written is also counted, see [`Session::failed_writes`]); a command that did
+    /// part of its work and kept it says so with [`Outcome::Partial`].
     pub fn execute(&mut self, line: &str, hooks: &mut Hooks<'_>) -> Result<Outcome, String> {
-        let line = line.trim();
-        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let rest = rest.trim();
-        if self.pending_illegal {
-            self.pending_illegal = false;
-            if command == "back" {
-                return self.back().map(Outcome::Show);
-            }
-        }
+        // Whatever comes after a retraction into an illegal position decides: `back` takes it
+        // back, anything else (even a line that does not parse) goes on.
+        let after_illegal = std::mem::take(&mut self.pending_illegal);
+        let command = Command::parse(line, self.position().retracting())?;
+        self.run(command, after_illegal, hooks)
+    }
+
+    /// Executes a parsed command; `after_illegal` when it follows a retraction into an illegal
+    /// position.
+    fn run(
+        &mut self,
+        command: Command,
+        after_illegal: bool,
+        hooks: &mut Hooks<'_>,
+    ) -> Result<Outcome, String> {
         let text = match command {
-            "" | "continue" => String::new(),
-            "quit" | "exit" => return Ok(Outcome::Quit),
-            "help" | "?" => help::text(rest)?,
-            "fen" => self.set_up(RetroPosition::from_fen(rest).map_err(|e| e.to_string())?),
-            "board" => self.set_up(parse_board_command(rest)?),
-            "pieces" => self.set_up(parse_piece_list(rest)?),
-            "show" => self.show(),
-            "flip" => {
+            Command::Nothing => String::new(),
+            Command::Quit => return Ok(Outcome::Quit),
+            Command::Help(topic) => help::text(&topic)?,
+            Command::SetUp(pos) => self.set_up(pos),
+            Command::Show => self.show(),
+            Command::Flip => {
                 self.flipped = !self.flipped;
                 self.show()
             }
-            "list" => self.list(),
-            "retract" => self.retract_text(rest)?,
-            "paste" => self.paste(rest)?,
-            "undo" => self.undo()?,
-            "redo" => self.redo()?,
-            "start" => {
+            Command::List => self.list(),
+            Command::Retract(what) => self.retract_text(&what)?,
+            Command::Paste(words) => self.paste(&words)?,
+            Command::Undo => self.undo()?,
+            Command::Redo => self.redo()?,
+            Command::Start => {
                 self.current = 0;
                 self.show()
             }
-            "back" => return Err("back only follows a retraction into an illegal position".into()),
-            "history" => self.history()?,
-            "check" => self.check(),
-            "solve" => self.solve(rest, hooks)?,
-            "prove" => self.prove(rest, hooks)?,
-            "retractor" => self.retractor(rest, hooks)?,
-            "proofgame" => self.proofgame(rest, hooks)?,
-            "solutions" => self.solutions()?,
-            "step" => self.step_into(rest)?,
-            "mark" => self.mark(rest)?,
-            "export" => self.export(rest)?,
-            "cage" => self.cage(rest, &hooks.cancel)?,
-            "save" => self.save(rest)?,
-            "load" => self.load(rest)?,
-            _ => {
-                // A move or a number alone is a retraction, the commonest thing to type, and a
-                // sequence of moves (numbered or not) is a paste.
-                let moves = retro_words(line);
-                let looks_like_moves = moves.iter().all(|w| {
-                    w.parse::<usize>().is_ok()
-                        || Retraction::parse(w, self.position().retracting()).is_ok()
-                });
-                match moves.len() {
-                    _ if !looks_like_moves || moves.is_empty() => {
-                        return Err(format!("unknown command '{command}' (type help)"))
-                    }
-                    1 => self.retract_text(&moves[0])?,
-                    _ => self.paste(line)?,
-                }
+            Command::Back if after_illegal => self.back()?,
+            Command::Back => {
+                return Err("back only follows a retraction into an illegal position".into())
             }
+            Command::History => self.history()?,
+            Command::Check => self.check(),
+            Command::Solve(request) => self.solve(&request, hooks),
+            Command::Prove { depth, max_nodes } => self.prove(depth, max_nodes, hooks),
+            Command::Retractor { kind, n, goal } => self.retractor(kind, n, goal, hooks)?,
+            Command::ProofGame { request, pgn } => {
+                return self.proofgame(request, pgn.as_deref(), hooks)
+            }
+            Command::Solutions => self.solutions()?,
+            Command::Step(k) => self.step_into(k)?,
+            Command::Mark(mark, square) => self.mark(mark, square)?,
+            Command::Export(export) => self.export(&export)?,
+            Command::Cage(action) => self.cage(action, &hooks.cancel)?,
+            Command::Save(file) => self.save(&file)?,
+            Command::Load(file) => self.load(&file, &hooks.cancel)?,
         };
         Ok(Outcome::Show(text))
     }
@@ -224,78 +237,25 @@ impl Session {
     }
 
     fn show(&self) -> String {
-        let pos = self.position();
-        let mut text = draw(pos, self.style, self.flipped);
-        let _ = writeln!(text, "FEN {}", pos.fen());
-        let marks: Vec<String> = [("frozen", pos.frozen()), ("promoted", pos.promoted())]
-            .iter()
-            .filter(|(_, squares)| squares.any())
-            .map(|(name, squares)| {
-                let list: Vec<String> = squares.into_iter().map(|s| s.to_string()).collect();
-                format!("{name}: {}", list.join(" "))
-            })
-            .collect();
-        if !marks.is_empty() {
-            let _ = writeln!(text, "{}", marks.join("; "));
-        }
-        let count = pos.retractions().len();
-        text.push_str(&render::retraction_count(pos, count));
-        if count == 0 {
-            text.push_str(" (no history leads here: this position is illegal)");
-        }
-        if self.is_illegal() {
-            // The mark passes down the line from the first position proven illegal.
-            let earlier = self.current > 0 && self.line[self.current - 1].illegal;
-            text.push_str(if earlier {
-                "\nThis line is marked ILLEGAL: an earlier position was proven illegal."
+        // The mark passes down the line from the first position proven illegal.
+        let marked = self.is_illegal().then(|| {
+            if self.current > 0 && self.line[self.current - 1].illegal {
+                Marked::Earlier
             } else {
-                "\nThis line is marked ILLEGAL from this position on."
-            });
-        }
-        text
+                Marked::Here
+            }
+        });
+        view::board(self.position(), self.style, self.flipped, marked)
     }
 
     /// Every legal retraction, numbered, one line per unit.
     fn list(&self) -> String {
-        let pos = self.position();
-        let retractions = pos.retractions();
-        if retractions.is_empty() {
-            return "no legal retraction: this position is illegal".into();
-        }
-        let mut groups: indexmap::IndexMap<Square, Vec<String>> = indexmap::IndexMap::new();
-        for (i, &r) in retractions.iter().enumerate() {
-            groups.entry(r.current_square()).or_default().push(format!(
-                "{:>3}. {}",
-                i + 1,
-                pos.notation(r)
-            ));
-        }
-        let mut text = render::retraction_count(pos, retractions.len());
-        if pos.is_check() {
-            text.push_str(" (the last move gave check: +)");
-        }
-        text.push('\n');
-        for (square, moves) in groups {
-            let unit = pos.board().piece_at(square).map_or('?', Piece::char);
-            for (k, chunk) in moves.chunks(4).enumerate() {
-                let label = if k == 0 {
-                    format!("{unit}{square}")
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(text, "  {label:<4} {}", chunk.join("  "));
-            }
-        }
-        text.pop();
-        text
+        view::retractions(self.position())
     }
 
     /// Parses a retraction given as notation or as a number from `list`.
     fn parse_retraction(&self, what: &str) -> Result<Retraction, String> {
         let pos = self.position();
-        if what.is_empty() {
-            return Err("usage: retract <move|number>".into());
-        }
         match what.parse::<usize>() {
             Ok(n) => {
                 let retractions = pos.retractions();
@@ -345,11 +305,7 @@ impl Session {
     }
 
     /// Retracts a sequence, last move first; all of it or nothing.
-    fn paste(&mut self, moves: &str) -> Result<String, String> {
-        let words = retro_words(moves);
-        if words.is_empty() {
-            return Err("usage: paste <move> <move> ... (last move first)".into());
-        }
+    fn paste(&mut self, words: &[String]) -> Result<String, String> {
         let mut pos = self.position().clone();
         let mut line = Vec::with_capacity(words.len());
         for (i, word) in words.iter().enumerate() {
@@ -437,24 +393,10 @@ impl Session {
     }
 
     fn check(&self) -> String {
-        let pos = self.position();
-        let analysis = analyze_thoroughly(pos, &self.cages);
-        let mut text = if analysis.reasons.is_empty() {
-            "no contradiction found".to_owned()
-        } else {
-            let mut t = "illegal:".to_owned();
-            for reason in &analysis.reasons {
-                let _ = write!(t, "\n  {reason}");
-            }
-            t
-        };
-        text.push('\n');
-        text.push_str(&render::needs(&analysis));
-        text
+        view::check(&analyze_thoroughly(self.position(), &self.cages))
     }
 
-    fn solve(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
-        let request = SolveRequest::parse_words(args)?;
+    fn solve(&mut self, request: &SolveRequest, hooks: &mut Hooks<'_>) -> String {
         let pos = self.position().clone();
         let mut params = request.params(
             GameFacts::default(),
@@ -480,14 +422,24 @@ impl Session {
         if count > 0 {
             text.push_str("\n(step K walks into solution K)");
         }
-        Ok(text)
+        text
     }
 
     /// A retractor from the current position; the main line of key K becomes solution K.
-    fn retractor(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
+    fn retractor(
+        &mut self,
+        kind: RetractorKind,
+        n: u32,
+        goal: ForwardGoal,
+        hooks: &mut Hooks<'_>,
+    ) -> Result<String, String> {
         let pos = self.position().clone();
-        let (mut text, lines) =
-            crate::retractor::repl(&pos, args, Arc::clone(&hooks.cancel), &mut *hooks.progress)?;
+        let params = RetractorParams {
+            cancel: Some(Arc::clone(&hooks.cancel)),
+            progress: Some(&mut *hooks.progress),
+            ..RetractorParams::new(kind, n, goal)
+        };
+        let (mut text, lines) = crate::retractor::repl(&pos, params)?;
         if !lines.is_empty() {
             text.push_str("(step K walks the main line of key K)\n");
         }
@@ -502,18 +454,7 @@ impl Session {
 
     /// Legality by retraction: a history `N` plies deep, or the proof that every line dies
     /// earlier. A history found becomes solution 1, so `step 1` walks into it.
-    fn prove(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
-        let usage = || format!("usage: prove N [nodes K] (N from 1 to {MAX_SOLVE_DEPTH})");
-        let words: Vec<&str> = args.split_whitespace().collect();
-        let (depth, max_nodes) = match words[..] {
-            [n] => (n, None),
-            [n, "nodes", k] => (n, Some(k.parse::<u64>().map_err(|_| usage())?)),
-            _ => return Err(usage()),
-        };
-        let depth = match depth.parse::<u32>() {
-            Ok(n) if (1..=MAX_SOLVE_DEPTH).contains(&n) => n,
-            _ => return Err(usage()),
-        };
+    fn prove(&mut self, depth: u32, max_nodes: Option<u64>, hooks: &mut Hooks<'_>) -> String {
         let pos = self.position().clone();
         let pruner = LegalPruner::with_cages(&self.cages);
         let cancel = Some(Arc::clone(&hooks.cancel));
@@ -529,33 +470,18 @@ impl Session {
             });
             text.push_str("\n(step 1 walks into it)");
         }
-        Ok(text)
+        text
     }
 
     /// `proofgame N [plies P] [max M] [pgn FILE]`: the games of N moves from the initial array
     /// that reach the current position; they become the solutions `step K` walks into.
-    fn proofgame(&mut self, args: &str, hooks: &mut Hooks<'_>) -> Result<String, String> {
-        const USAGE: &str = "usage: proofgame N [max M] [pgn FILE] (N moves, N.5 with Black to move), or proofgame plies P ...";
-        let words: Vec<&str> = args.split_whitespace().collect();
-        let (plies, options) = match words.as_slice() {
-            ["plies", p, rest @ ..] => (crate::proofgame::parse_plies(p)?, rest),
-            [n, rest @ ..] => (crate::proofgame::parse_moves(n)?, rest),
-            [] => return Err(USAGE.into()),
-        };
-        let mut request = crate::proofgame::Request {
-            plies,
-            ..crate::proofgame::Request::default()
-        };
-        let mut pgn_file = None;
-        for pair in options.chunks(2) {
-            match pair {
-                ["max", m] => {
-                    request.max = Some(m.parse().map_err(|_| format!("max '{m}' is not a count"))?);
-                }
-                ["pgn", file] => pgn_file = Some(*file),
-                _ => return Err(USAGE.into()),
-            }
-        }
+    fn proofgame(
+        &mut self,
+        request: crate::proofgame::Request,
+        pgn_file: Option<&Path>,
+        hooks: &mut Hooks<'_>,
+    ) -> Result<Outcome, String> {
+        let plies = request.plies;
         let pos = self.position().clone();
         crate::proofgame::check_side(&pos, plies)?;
         let params = ProofGameParams {
@@ -564,23 +490,31 @@ impl Session {
             ..ProofGameParams::default()
         };
         let found = crate::proofgame::search(&pos, request, &self.cages, params);
-        let report = crate::proofgame::Report::new(&pos, plies, &found)?;
-        let mut text = report.text.trim_end().to_owned();
-        if let Some(file) = pgn_file {
-            let pgn = crate::proofgame::pgn(&pos, &found.games)?;
-            std::fs::write(file, pgn).map_err(|e| format!("cannot write {file}: {e}"))?;
-            let _ = write!(text, "\nwrote {file}");
-        }
+        let answer =
+            crate::output::proofgame::answer(&pos, plies, &found).map_err(|e| e.to_string())?;
+        let mut text = answer.text.trim_end().to_owned();
+        let pgn = match pgn_file {
+            Some(_) => Some(crate::proofgame::pgn(&pos, &found.games)?),
+            None => None,
+        };
         if !found.games.is_empty() {
             text.push_str("\n(step K walks into game K, from its last move)");
         }
+        // The games are kept before the file is written: a file that cannot be written loses
+        // nothing found.
         self.found = Some(Found {
             root: self.current,
             pos,
             count: found.games.len() as u64,
             lines: found.games,
         });
-        Ok(text)
+        if let (Some(file), Some(pgn)) = (pgn_file, pgn) {
+            if let Err(error) = self.write_file(file, &pgn) {
+                return Ok(Outcome::Partial { text, error });
+            }
+            let _ = write!(text, "\nwrote {}", files::shown(file));
+        }
+        Ok(Outcome::Show(text))
     }
 
     /// The solutions kept from the last solve, the first [`SOLUTIONS_SHOWN`] of them, a line
@@ -610,16 +544,15 @@ impl Session {
     }
 
     /// Walks into solution `k`: its retractions become the line after the solve's position.
-    fn step_into(&mut self, what: &str) -> Result<String, String> {
+    fn step_into(&mut self, k: usize) -> Result<String, String> {
         let found = self.found().ok_or("no solve yet on this line")?;
-        let k: usize = what
-            .parse()
-            .map_err(|_| "usage: step <solution number>".to_owned())?;
         let line = k
             .checked_sub(1)
             .and_then(|i| found.lines.get(i))
             .ok_or_else(|| {
-                if (k as u64) <= found.count {
+                if k == 0 {
+                    "there is no solution number 0: they count from 1".to_owned()
+                } else if (k as u64) <= found.count {
                     format!("solution {k} was not kept: only the first {KEPT_SOLUTIONS} are")
                 } else {
                     format!("there is no solution number {k}")
@@ -634,347 +567,16 @@ impl Session {
         Ok(format!("solution {k}\n{}", self.show()))
     }
 
-    fn mark(&mut self, args: &str) -> Result<String, String> {
-        let mut words = args.split_whitespace();
-        let (Some(kind), Some(square), None) = (words.next(), words.next(), words.next()) else {
-            return Err("usage: mark frozen|promoted <square>".into());
-        };
-        let square: Square = square
-            .parse()
-            .map_err(|_| format!("'{square}' is not a square"))?;
+    fn mark(&mut self, mark: Mark, square: Square) -> Result<String, String> {
         let mut pos = self.position().clone();
-        match kind {
-            "frozen" => pos.mark_never_moved(square),
-            "promoted" => pos.mark_promoted(square),
-            _ => return Err("usage: mark frozen|promoted <square>".into()),
-        }
-        .map_err(|e| e.to_string())?;
+        match mark {
+            Mark::Frozen => pos.mark_never_moved(square).map_err(|e| e.to_string()),
+            Mark::Promoted => crate::args::mark_promoted(&mut pos, square),
+        }?;
         // Later steps were found without the mark; they no longer follow.
         self.cut_line_after_current();
         self.line[self.current].pos = pos;
         self.found = None;
         Ok(self.show())
     }
-
-    fn export(&self, args: &str) -> Result<String, String> {
-        let (kind, file) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
-        if kind == "solutions" {
-            return self.export_solutions(file.trim());
-        }
-        let content = match kind {
-            "fen" => format!("{}\n", self.position().fen()),
-            "pgn" => {
-                let start = &self.line[0].pos;
-                to_pgn(start, &self.taken()).map_err(|e| e.to_string())?
-            }
-            _ => {
-                return Err("usage: export pgn|fen [file], or export solutions pgn|fen FILE".into())
-            }
-        };
-        let file = file.trim();
-        if file.is_empty() {
-            return Ok(content.trim_end().to_owned());
-        }
-        std::fs::write(file, &content).map_err(|e| format!("cannot write {file}: {e}"))?;
-        Ok(format!("wrote {file}"))
-    }
-}
-
-impl Session {
-    /// `save FILE`: the whole session in the format of [`persist`].
-    fn save(&self, file: &str) -> Result<String, String> {
-        if file.is_empty() {
-            return Err("usage: save FILE".into());
-        }
-        std::fs::write(file, self.to_session_text())
-            .map_err(|e| format!("cannot write {file}: {e}"))?;
-        Ok(format!("saved the session to {file}"))
-    }
-
-    /// `load FILE`: a session saved by `save`; all of it, or nothing changes.
-    fn load(&mut self, file: &str) -> Result<String, String> {
-        if file.is_empty() {
-            return Err("usage: load FILE".into());
-        }
-        let text = crate::lines::read_text_file(std::path::Path::new(file), "session file")?;
-        self.load_session_text(&text)?;
-        Ok(format!("loaded the session from {file}\n{}", self.show()))
-    }
-
-    /// `export solutions pgn|fen FILE`: every kept solution of the last solve, as PGN games
-    /// (each from the position it starts in, forward to the solve's position, numbered by
-    /// round) or as the FEN of the position each starts in, one a line.
-    fn export_solutions(&self, args: &str) -> Result<String, String> {
-        let usage = "usage: export solutions pgn|fen FILE";
-        let (kind, file) = args.split_once(char::is_whitespace).ok_or(usage)?;
-        let file = file.trim();
-        if file.is_empty() {
-            return Err(usage.into());
-        }
-        let found = self.found().ok_or("no solve yet on this line")?;
-        let mut content = String::new();
-        for (i, line) in found.lines.iter().enumerate() {
-            match kind {
-                "pgn" => {
-                    let game =
-                        to_pgn_tagged(&found.pos, line, "Retrace solution", &(i + 1).to_string())
-                            .map_err(|e| format!("solution {}: {e}", i + 1))?;
-                    content.push_str(&game);
-                    content.push('\n');
-                }
-                "fen" => {
-                    let start = line
-                        .iter()
-                        .fold(found.pos.clone(), |pos, &r| pos.retract(r));
-                    let _ = writeln!(content, "{}", start.fen());
-                }
-                _ => return Err(usage.into()),
-            }
-        }
-        std::fs::write(file, &content).map_err(|e| format!("cannot write {file}: {e}"))?;
-        let kept = found.lines.len() as u64;
-        let mut text = format!("wrote {kept} solution{} to {file}", plural(kept));
-        if found.count > kept {
-            let _ = write!(
-                text,
-                " ({} more were counted, not kept: solve with a narrower question)",
-                found.count - kept
-            );
-        }
-        Ok(text)
-    }
-
-    /// `cage verify|list|forget|export|import ...`.
-    fn cage(&mut self, args: &str, cancel: &AtomicBool) -> Result<String, String> {
-        let (action, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
-        let rest = rest.trim();
-        match action {
-            "verify" => self.cage_verify(rest, cancel),
-            "list" => Ok(self.cage_list()),
-            "forget" => {
-                let n: usize = rest
-                    .parse()
-                    .map_err(|_| "usage: cage forget <number>".to_owned())?;
-                let kept: Vec<String> = self
-                    .cages
-                    .cages()
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| i + 1 != n)
-                    .map(|(_, c)| c.to_string())
-                    .collect();
-                if kept.len() == self.cages.len() {
-                    return Err(format!("there is no cage number {n} (see cage list)"));
-                }
-                // Re-verified on the way back in: a cage that leaned on the forgotten one is
-                // dropped too rather than kept unproven.
-                let (store, dropped) = CageStore::load(&kept.join("\n"));
-                self.cages = store;
-                let mut text = format!("forgot cage {n}");
-                if !dropped.is_empty() {
-                    text.push_str(&format!(
-                        "; {} other cage(s) no longer verify without it and were dropped",
-                        dropped.len()
-                    ));
-                }
-                Ok(text)
-            }
-            "export" => {
-                if rest.is_empty() {
-                    return Err("usage: cage export <file>".into());
-                }
-                let text = format!(
-                    "# Retrace cages: one per line (board, zone=, frozen=, depth=)\n{}",
-                    self.cages.export()
-                );
-                std::fs::write(rest, text).map_err(|e| format!("cannot write {rest}: {e}"))?;
-                Ok(format!("wrote {} cage(s) to {rest}", self.cages.len()))
-            }
-            "import" => self.cage_import(rest, cancel),
-            _ => Err("usage: cage verify|list|forget|export|import ... (help cage)".into()),
-        }
-    }
-
-    /// `cage verify [all | all but SQ ... | SQ ...] [zone SQ,SQ,...] [depth N] [nodes N]`.
-    fn cage_verify(&mut self, args: &str, cancel: &AtomicBool) -> Result<String, String> {
-        let board = self.position().board().clone();
-        let mut words = args.split_whitespace().peekable();
-        let mut selected = board.occupied();
-        let mut zone = None;
-        let mut depth = None;
-        let mut options = retrace_cage::VerifyOptions::default();
-        let mut except = false;
-        let mut listed = shakmaty::Bitboard::EMPTY;
-        while let Some(word) = words.next() {
-            match word {
-                "all" => {}
-                "but" | "except" => except = true,
-                "zone" => {
-                    let list = words.next().ok_or("zone needs squares: zone a1,b2")?;
-                    zone = Some(parse_square_list(list)?);
-                }
-                "depth" => {
-                    let n = words.next().ok_or("depth needs a number")?;
-                    depth = Some(
-                        n.parse::<u32>()
-                            .map_err(|_| format!("depth '{n}' is not a number"))?,
-                    );
-                }
-                "nodes" => {
-                    let n = words.next().ok_or("nodes needs a number")?;
-                    options.max_nodes = n
-                        .parse::<u64>()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("nodes '{n}' is not a positive number"))?;
-                }
-                squares => listed |= parse_square_list(squares)?,
-            }
-        }
-        if listed.any() {
-            selected = if except { selected & !listed } else { listed };
-        }
-        if !(listed & !board.occupied()).is_empty() {
-            return Err("a selected square is empty".into());
-        }
-        let mut cage_board = board.clone();
-        for sq in board.occupied() & !selected {
-            cage_board.discard_piece_at(sq);
-        }
-        let frozen = self.position().frozen() & selected;
-        let cage = Cage::from_parts(cage_board, zone, frozen, depth).map_err(|e| e.to_string())?;
-        match self
-            .cages
-            .prove_cancellable(cage.clone(), &options, Some(cancel))
-        {
-            Ok(v) => Ok(format!(
-                "verified in {} nodes and stored as cage {}: {cage}",
-                v.nodes,
-                self.cages.len()
-            )),
-            Err(err) => Err(err.to_string()),
-        }
-    }
-
-    fn cage_list(&self) -> String {
-        if self.cages.is_empty() {
-            return "no cages stored (cage verify stores one)".into();
-        }
-        self.cages
-            .cages()
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{:>3}. {c}", i + 1))
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// Imports a cage file: each cage re-verified, a bad line reported and skipped.
-    fn cage_import(&mut self, file: &str, cancel: &AtomicBool) -> Result<String, String> {
-        if file.is_empty() {
-            return Err("usage: cage import <file>".into());
-        }
-        let text = crate::lines::read_text_file(std::path::Path::new(file), "cage file")?;
-        let budget = LoadBudget {
-            cancel: Some(cancel),
-            ..LoadBudget::default()
-        };
-        let (_, errors) = CageStore::load_within(&text, &budget);
-        let before = self.cages.len();
-        let merged = format!("{}\n{text}", self.cages.export());
-        // The cages of both proven above or before: each is not verified again.
-        let (store, _) = CageStore::load_within(&merged, &budget);
-        let added = store.len().saturating_sub(before);
-        self.cages = store;
-        let mut report = format!("imported {added} cage(s) from {file}");
-        for (line, err) in errors {
-            report.push_str(&format!("\n  skipped line {line}: {err}"));
-        }
-        Ok(report)
-    }
-}
-
-/// The moves of a pasted sequence as retro sources print them: move numbers (`-1.`, `2...`, also
-/// glued to the move as in `-1.Ka2-a1`) dropped, and an `e.p.` or `ep` standing apart joined to
-/// the capture before it.
-fn retro_words(text: &str) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
-        let unsigned = word.trim_start_matches('-');
-        let after_digits = unsigned.trim_start_matches(|c: char| c.is_ascii_digit());
-        let after_dots = after_digits.trim_start_matches('.');
-        // A move number is digits and at least one dot; a move never starts with a digit.
-        let word = if after_digits.len() < unsigned.len() && after_dots.len() < after_digits.len() {
-            after_dots
-        } else {
-            word
-        };
-        match (word, words.last_mut()) {
-            ("", _) => {}
-            ("e.p." | "ep" | "e.p", Some(last)) => last.push_str("ep"),
-            _ => words.push(word.to_owned()),
-        }
-    }
-    words
-}
-
-/// Squares separated by commas (or one square).
-fn parse_square_list(list: &str) -> Result<shakmaty::Bitboard, String> {
-    list.split(',')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<Square>()
-                .map_err(|_| format!("'{s}' is not a square"))
-        })
-        .collect()
-}
-
-/// `board <BOARD> <w|b>`.
-fn parse_board_command(rest: &str) -> Result<RetroPosition, String> {
-    let (board, side) = rest
-        .rsplit_once(char::is_whitespace)
-        .ok_or("usage: board <BOARD> <w|b> (w or b: the side that made the last move)")?;
-    let side = parse_color(side).map_err(|e| e.to_string())?;
-    RetroPosition::from_board_fen(board.trim(), side).map_err(|e| e.to_string())
-}
-
-/// `pieces white Kh1 Qf8 e2 black Kf6 retract w`.
-fn parse_piece_list(rest: &str) -> Result<RetroPosition, String> {
-    let mut board = Board::empty();
-    let mut color = None;
-    let mut retract = None;
-    let mut words = rest.split_whitespace();
-    while let Some(word) = words.next() {
-        match word.to_ascii_lowercase().as_str() {
-            "white" | "w" => color = Some(Color::White),
-            "black" | "b" => color = Some(Color::Black),
-            "retract" | "retracts" => {
-                let side = words.next().ok_or("say which side retracts: retract w|b")?;
-                retract = Some(parse_color(side).map_err(|e| e.to_string())?);
-            }
-            _ => {
-                let color = color.ok_or_else(|| format!("say white or black before {word}"))?;
-                let (role, square) = parse_unit(word)?;
-                if board.piece_at(square).is_some() {
-                    return Err(format!("{square} is given twice"));
-                }
-                board.set_piece_at(square, Piece { color, role });
-            }
-        }
-    }
-    let retract = retract.ok_or("say which side made the last move: ... retract w|b")?;
-    RetroPosition::from_board(board, retract).map_err(|e| e.to_string())
-}
-
-/// `Kh1`, `Qf8`, `e2` or `Pe2`.
-fn parse_unit(word: &str) -> Result<(Role, Square), String> {
-    let bad = || format!("'{word}' is not a unit: write Kh1, Qf8, e2");
-    let (role, square) = match word.chars().next() {
-        Some(c) if c.is_ascii_uppercase() => (
-            Role::from_char(c.to_ascii_lowercase()).ok_or_else(bad)?,
-            &word[1..],
-        ),
-        _ => (Role::Pawn, word),
-    };
-    Ok((role, square.parse().map_err(|_| bad())?))
 }

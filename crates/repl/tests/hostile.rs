@@ -445,3 +445,237 @@ fn command_lines_end_in_0_2_or_130_with_one_error_line() {
     }
     eprintln!("{runs} command lines");
 }
+
+/// Runs the binary with `args`, its standard output going to `stdout` and its standard error to
+/// `stderr` (files or devices), and gives its status and what it wrote where it could be read.
+fn run_into(
+    args: &[&str],
+    stdout: std::process::Stdio,
+    stderr: std::process::Stdio,
+) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_retrace"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .output()
+        .expect("the binary runs")
+}
+
+fn dev_full() -> std::fs::File {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full")
+}
+
+const KINGS: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+const INITIAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// A full disk under the answer: one line on stderr and exit 1, never a panic and never exit 0,
+/// for answers, errors, JSON, help and version alike.
+#[test]
+fn a_full_disk_is_one_line_and_exit_1() {
+    use std::process::Stdio;
+    let cases: &[&[&str]] = &[
+        &["check", KINGS, "--json"],
+        &["check", KINGS],
+        &["list", KINGS, "--json"],
+        &["cage", "verify", "8/8/8/8/8/8/PPkPP3/KR1b4", "--json"],
+        &[
+            "retractor",
+            "3k4/8/8/8/8/8/8/3K4 b - -",
+            "--kind",
+            "proca",
+            "--retract",
+            "1",
+            "--then",
+            "#1",
+            "--json",
+        ],
+        &["check", "not a fen", "--json"],
+        &["check", "--bogus", "--json"],
+        &["--help"],
+        &["--version"],
+        &["completions", "bash"],
+    ];
+    for args in cases {
+        let out = run_into(args, dev_full().into(), Stdio::piped());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+    }
+    // A batch and a script too.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_retrace"))
+        .args(["list", "-", "--json", "--jobs", "2"])
+        .stdin(Stdio::piped())
+        .stdout(dev_full())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = std::io::Write::write_all(&mut stdin, format!("{KINGS}\n").repeat(50).as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().expect("it ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Standard error on a full disk: the error cannot be told, but nothing panics and the status
+/// still says what happened.
+#[test]
+fn a_full_stderr_never_panics() {
+    use std::process::Stdio;
+    let out = run_into(&["check", "bad"], Stdio::null(), dev_full().into());
+    assert_eq!(out.status.code(), Some(2));
+    let out = run_into(&["check", "--bogus"], Stdio::null(), dev_full().into());
+    assert_eq!(out.status.code(), Some(2));
+    let out = run_into(
+        &["check", KINGS, "--json"],
+        dev_full().into(),
+        dev_full().into(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// A reader that went away (`| head`, or here a pipe closed before anything was written): the
+/// run ends quietly with status 141, as a shell reports a program ended by SIGPIPE.
+#[test]
+fn a_closed_pipe_ends_quietly_with_141() {
+    use std::process::Stdio;
+    let cases: &[&[&str]] = &[
+        &["check", KINGS, "--json"],
+        &["check", "not a fen", "--json"],
+        &["list", KINGS],
+        &["--help"],
+        &["solve", KINGS, "--depth", "2", "--jsonl"],
+    ];
+    for args in cases {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = run_into(args, writer.into(), Stdio::piped());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
+        assert_eq!(err, "", "{args:?}");
+    }
+}
+
+/// A save or an export killed in the middle (here by a file size limit of one block, whose
+/// signal ends the process as it writes) leaves the old file whole.
+#[test]
+fn a_kill_during_a_save_leaves_the_old_file_whole() {
+    let dir = std::env::temp_dir().join(format!("retrace-kill-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    // A long line of retractions: its session and its PGN are far over one block.
+    let long_line = format!("fen {KINGS}\n{}", "retract 1\n".repeat(80));
+    let targets = [
+        ("session.txt", "save"),
+        ("game.pgn", "export pgn"),
+        ("starts.fen", "export solutions fen"),
+    ];
+    for (name, command) in targets {
+        let file = dir.join(name);
+        // The old file, saved in full by the same command on a short line.
+        let old = common::run(
+            &["repl"],
+            format!("fen {KINGS}\nsolve 1 max 2\n{command} {}\n", file.display()).as_bytes(),
+        );
+        assert!(
+            old.status.success(),
+            "{}",
+            String::from_utf8_lossy(&old.stderr)
+        );
+        let old_text = std::fs::read_to_string(&file).expect("the old file");
+        let script = dir.join("script.txt");
+        std::fs::write(
+            &script,
+            format!(
+                "{long_line}solve 2 nodes 20000\n{command} {}\n",
+                file.display()
+            ),
+        )
+        .expect("the script");
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -f 1; exec '{}' repl --script '{}' > /dev/null",
+                env!("CARGO_BIN_EXE_retrace"),
+                script.display()
+            ))
+            .output()
+            .expect("sh runs");
+        assert!(
+            !out.status.success(),
+            "{command}: the limit stops the write"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).expect("read"),
+            old_text,
+            "{command}"
+        );
+    }
+    // The session saved in full loads.
+    let session = dir.join("session.txt");
+    let out = common::run(
+        &["repl"],
+        format!("load {}\n", session.display()).as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every kind of file write to a full disk fails with one line and leaves the session going; the
+/// script then ends with exit status 1 (with --strict too, at the first: a write that fails is
+/// not bad input).
+#[test]
+fn writes_to_a_full_disk_fail_with_one_line_and_exit_1() {
+    let script = format!(
+        "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 2\nsave /dev/full\nexport fen /dev/full\n\
+         export pgn /dev/full\nexport solutions pgn /dev/full\ncage export /dev/full\n\
+         fen {INITIAL}\nproofgame 0 pgn /dev/full\nsolutions\n"
+    );
+    for strict in [false, true] {
+        let mut args = vec!["repl"];
+        if strict {
+            args.push("--strict");
+        }
+        let out = common::run(&args, script.as_bytes());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "strict {strict}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        let failed = err.matches("cannot write /dev/full").count();
+        assert_eq!(failed, if strict { 1 } else { 6 }, "{err}");
+        if !strict {
+            // The game found is kept though its file could not be written.
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains("\n1 solution\n"), "{text}");
+        }
+    }
+    let out = run_into(
+        &[
+            "proofgame",
+            INITIAL,
+            "--plies",
+            "0",
+            "--pgn",
+            "/dev/full",
+            "--json",
+        ],
+        std::process::Stdio::piped(),
+        std::process::Stdio::piped(),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let docs = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(docs.lines().count(), 1, "one JSON document: {docs}");
+}

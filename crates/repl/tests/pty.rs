@@ -91,3 +91,45 @@ fn a_multi_line_paste_runs_one_command_per_line() {
         .expect("one prompt after the paste");
     quit(s, &history);
 }
+
+/// What a file or the user typed reaches the terminal with its control characters escaped: a
+/// session file's bad record cannot clear the screen.
+#[test]
+fn control_characters_from_files_and_input_are_escaped() {
+    let history = history_file("escape");
+    let file = history.parent().expect("a dir").join("bad-session.txt");
+    std::fs::create_dir_all(file.parent().expect("a dir")).expect("the dir");
+    std::fs::write(
+        &file,
+        "retrace-session 1\nfen 4k3/8/8/8/8/8/8/4K3 w - -\n\x1b[2Jbogus x\nend\n",
+    )
+    .expect("written");
+    let mut s = start(&history);
+    s.send_line(&format!("load {}", file.display()))
+        .expect("send");
+    s.exp_string("unexpected record '\\u{1b}[2Jbogus'")
+        .expect("the record escaped");
+    s.exp_string("Black retracts [0]> ").expect("prompt");
+    type_keys(&mut s, "\x16\x07bell\r");
+    s.exp_string("unknown command '\\u{7}bell'")
+        .expect("the typed control escaped");
+    quit(s, &history);
+}
+
+/// The progress of a long search is redrawn a few times a second, not at every thousand nodes.
+#[test]
+fn progress_is_drawn_a_few_times_a_second() {
+    let history = history_file("progress");
+    let mut s = start(&history);
+    s.send_line("fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+        .expect("send");
+    s.exp_string("Black retracts [0]> ").expect("prompt");
+    s.send_line("solve 8").expect("send");
+    thread::sleep(Duration::from_millis(1500));
+    s.send_control('c').expect("Ctrl-C");
+    let drawn = s.exp_string("interrupted").expect("the search noticed");
+    let updates = drawn.matches("nodes, ply").count();
+    assert!((1..=10).contains(&updates), "{updates} updates in 1.5 s");
+    s.exp_string("Black retracts [0]> ").expect("prompt");
+    quit(s, &history);
+}

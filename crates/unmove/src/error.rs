@@ -3,6 +3,30 @@
 use shakmaty::{Color, Square};
 use thiserror::Error;
 
+/// What is wrong with a FEN shakmaty could not read, in the words of chess FENs (shakmaty also
+/// reads variant FENs and names their parts, pockets and remaining checks, which a chess FEN has
+/// not).
+#[must_use]
+pub fn fen_error_text(err: &shakmaty::fen::ParseFenError) -> &'static str {
+    use shakmaty::fen::ParseFenError as E;
+    match err {
+        E::InvalidBoard => "the board field is not 8 ranks of pieces and digits separated by '/'",
+        E::InvalidPocket => "the board field has text after its 8 ranks",
+        E::InvalidTurn => "the side to move is not w or b",
+        E::InvalidCastling => "the castling field is not '-' or letters from KQkq",
+        E::InvalidEpSquare => "the en passant field is not '-' or a square",
+        E::InvalidRemainingChecks => TOO_MANY_FIELDS,
+        E::InvalidHalfmoveClock => "the halfmove clock is not a whole number",
+        E::InvalidFullmoves => "the move number is not a whole number",
+        _ => "not a FEN",
+    }
+}
+
+/// What a FEN with a seventh field is told.
+pub const TOO_MANY_FIELDS: &str =
+    "more than six fields: a FEN has the board, the side to move, castling, en passant, the \
+     halfmove clock and the move number";
+
 /// Why a position could not be set up for retro play.
 ///
 /// Every variant is a defect of the input, never of the engine: the caller can show the message as one
@@ -34,6 +58,18 @@ pub enum SetupError {
         king: Square,
         /// Where its rook must stand.
         rook: Square,
+    },
+    /// A castling right written as a file letter (Shredder-FEN, `B` or `f`): only the rooks of
+    /// the a- and h-files can castle in chess.
+    #[error(
+        "castling right {right} names the rook on the {file}-file: in chess only K, Q, k and q \
+         (or A, H, a and h) are rights"
+    )]
+    CastlingFile {
+        /// The right as written in the FEN.
+        right: char,
+        /// The file it names.
+        file: char,
     },
     /// The en passant square does not fit a double step just played by the side not to move.
     #[error("en passant square {0} does not follow a double step of the side that just moved")]

@@ -104,13 +104,26 @@ impl RetroPosition {
             return Err(SetupError::Fen("empty".into()));
         }
         if fields > 6 {
-            return Err(SetupError::Fen("more than six fields".into()));
+            return Err(SetupError::Fen(crate::error::TOO_MANY_FIELDS.into()));
         }
         let known = known_fields(text);
-        let fen = Fen::from_ascii(known.as_bytes()).map_err(|e| SetupError::Fen(e.to_string()))?;
+        let fen = Fen::from_ascii(known.as_bytes())
+            .map_err(|e| SetupError::Fen(crate::error::fen_error_text(&e).into()))?;
         let setup = fen.as_setup();
-        if setup.pockets.is_some() || setup.remaining_checks.is_some() || setup.promoted.any() {
-            return Err(SetupError::Fen("variant fields are not supported".into()));
+        if setup.pockets.is_some() {
+            return Err(SetupError::Fen(
+                "the board field has text after its 8 ranks".into(),
+            ));
+        }
+        if setup.remaining_checks.is_some() {
+            return Err(SetupError::Fen(crate::error::TOO_MANY_FIELDS.into()));
+        }
+        if setup.promoted.any() {
+            return Err(SetupError::Fen(
+                "'~' after a piece marks nothing in a chess FEN: mark promoted pieces apart \
+                 (--promoted, or mark promoted in the REPL)"
+                    .into(),
+            ));
         }
         let retracting = if fields == 1 {
             retract.ok_or(SetupError::MissingRetractingSide)?
@@ -205,6 +218,12 @@ impl RetroPosition {
             } else {
                 right
             };
+            if named.is_none() {
+                return Err(SetupError::CastlingFile {
+                    right,
+                    file: rook.file().char(),
+                });
+            }
             let err = SetupError::CastlingRight {
                 right,
                 color: ColorName(color),

@@ -113,7 +113,8 @@ fn castling_rights_without_their_units() {
 
 /// A right written `K` or `Q` whose rook is not in the corner is named as written (shakmaty reads
 /// it as the outermost rook on that side, so it arrived as a right on g1 and the error said `G`);
-/// a right written as a file letter keeps its letter.
+/// a right written as a file letter keeps its letter, and is told that only the corner rooks
+/// castle (it was asked for a rook on h1).
 #[test]
 fn castling_rights_named_as_written() {
     for (fen, message) in [
@@ -131,7 +132,13 @@ fn castling_rights_named_as_written() {
         ),
         (
             "4k3/8/8/8/8/8/8/R3K2R w C - 0 1",
-            "castling right C needs a white king on e1 and rook on h1",
+            "castling right C names the rook on the c-file: in chess only K, Q, k and q (or A, \
+             H, a and h) are rights",
+        ),
+        (
+            "1r2k3/8/8/8/8/8/8/4K3 w b - 0 1",
+            "castling right b names the rook on the b-file: in chess only K, Q, k and q (or A, \
+             H, a and h) are rights",
         ),
     ] {
         assert_eq!(setup_err(fen, None).to_string(), message, "{fen}");

@@ -11,20 +11,29 @@
 //! retract <move>               the next retraction of the line (last move of the game first)
 //! at <N>                       the step shown: 0 is the position set up
 //! cage <cage line>             a user cage (cli-contract's cage line), re-verified on load
+//! end                          the last line: the file is whole
 //! ```
 //!
-//! Marks follow the record of the position they were put on; marks a retraction carries along
-//! are not repeated. Loading replays every record through the same checks as the commands, and
-//! either the whole session loads or nothing changes.
+//! Marks follow the record of the position they were put on (a mark before the `fen` record is
+//! refused); marks a retraction carries along are not repeated. Loading replays every record
+//! through the same checks as the commands, and either the whole session loads or nothing
+//! changes. A file without its `end` record was cut short (a disk that filled, a copy that
+//! stopped) and is refused.
 
-use std::fmt::Write as _;
+use std::{
+    fmt::Write as _,
+    sync::atomic::{AtomicBool, Ordering},
+};
 
-use retrace_cage::CageStore;
+use retrace_cage::{CageStore, LoadBudget};
 use shakmaty::Square;
 
 use super::Session;
 
 const HEADER: &str = "retrace-session 1";
+
+/// The record that ends a whole session file.
+const END: &str = "end";
 
 impl Session {
     /// The session as text in the format of this module.
@@ -49,11 +58,22 @@ impl Session {
         for cage in self.cages.cages() {
             let _ = writeln!(text, "cage {cage}");
         }
+        let _ = writeln!(text, "{END}");
         text
     }
 
     /// Replaces the session by the one `text` describes, or changes nothing and says why.
     pub fn load_session_text(&mut self, text: &str) -> Result<(), String> {
+        self.load_session_text_within(text, None)
+    }
+
+    /// [`Session::load_session_text`], stopped by `cancel` (Ctrl-C) while its cages are
+    /// verified: then nothing changes.
+    pub fn load_session_text_within(
+        &mut self,
+        text: &str,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<(), String> {
         let mut records = text
             .lines()
             .enumerate()
@@ -72,7 +92,13 @@ impl Session {
         let mut cage_lines = Vec::new();
         let mut at = None;
         let mut set_up = false;
+        let mut ended = false;
         for (number, record) in records {
+            if ended {
+                return Err(format!(
+                    "line {number}: a record after '{END}'; nothing was loaded"
+                ));
+            }
             let (kind, rest) = record
                 .split_once(char::is_whitespace)
                 .unwrap_or((record, ""));
@@ -86,6 +112,9 @@ impl Session {
                         })
                         .map_err(|e| e.to_string())
                 }
+                "frozen" | "promoted" if !set_up => Err(format!(
+                    "a '{kind}' mark before the 'fen' record it belongs to"
+                )),
                 "frozen" | "promoted" => rest
                     .parse::<Square>()
                     .map_err(|_| format!("'{rest}' is not a square"))
@@ -93,11 +122,10 @@ impl Session {
                         let last = loaded.line.len() - 1;
                         let pos = &mut loaded.line[last].pos;
                         if kind == "frozen" {
-                            pos.mark_never_moved(square)
+                            pos.mark_never_moved(square).map_err(|e| e.to_string())
                         } else {
-                            pos.mark_promoted(square)
+                            crate::args::mark_promoted(pos, square)
                         }
-                        .map_err(|e| e.to_string())
                     }),
                 "retract" if set_up => {
                     loaded.current = loaded.line.len() - 1;
@@ -117,6 +145,10 @@ impl Session {
                     cage_lines.push(rest.to_owned());
                     Ok(())
                 }
+                END if rest.is_empty() => {
+                    ended = true;
+                    Ok(())
+                }
                 _ => Err(format!("unexpected record '{kind}'")),
             };
             result.map_err(|e| format!("line {number}: {e}; nothing was loaded"))?;
@@ -124,7 +156,20 @@ impl Session {
         if !set_up {
             return Err("the session has no 'fen' record; nothing was loaded".into());
         }
-        let (cages, dropped) = CageStore::load(&cage_lines.join("\n"));
+        if !ended {
+            return Err(format!(
+                "the session file ends before its '{END}' record: it was cut short; nothing was \
+                 loaded"
+            ));
+        }
+        let budget = LoadBudget {
+            cancel,
+            ..LoadBudget::default()
+        };
+        let (cages, dropped) = CageStore::load_within(&cage_lines.join("\n"), &budget);
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err("interrupted while its cages were verified; nothing was loaded".into());
+        }
         if let Some((line, err)) = dropped.first() {
             return Err(format!("cage {line}: {err}; nothing was loaded"));
         }

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use retrace_search::{line_notation, Cut, Proof, Try};
 use retrace_unmove::RetroPosition;
-use serde_json::{json, Value};
+use serde::Serialize;
 
 /// What `prove` said about a position, ready to print.
 pub struct ProofReport {
@@ -19,7 +19,39 @@ pub struct ProofReport {
     pub closure: bool,
     /// The history, or each last move with how long its longest line lasted.
     pub details: Vec<String>,
-    pub json: Value,
+    /// The JSON document (`check --prove`'s `retraction`).
+    pub doc: ProofDoc,
+}
+
+/// What `check --prove` found, as its JSON gives it (the `retraction` of `check`'s document).
+#[derive(Debug, Serialize)]
+pub struct ProofDoc {
+    pub depth: u32,
+    pub complete: bool,
+    /// The history found, last move first.
+    pub history: Option<Vec<String>>,
+    pub longest: Longest,
+    pub tries: Vec<TryDoc>,
+    /// The closure's reason, when the closure answered.
+    pub closure: Option<String>,
+}
+
+/// The longest history without repetition found.
+#[derive(Debug, Serialize)]
+pub struct Longest {
+    pub plies: usize,
+    pub line: Vec<String>,
+}
+
+/// One last move tried, and how long its lines lasted.
+#[derive(Debug, Serialize)]
+pub struct TryDoc {
+    #[serde(rename = "move")]
+    pub notation: String,
+    pub survived: u32,
+    pub repeats: bool,
+    pub caged: bool,
+    pub cut: &'static str,
 }
 
 impl ProofReport {
@@ -37,14 +69,17 @@ impl ProofReport {
                     ),
                     closure: false,
                     details: vec![moves.join(" ")],
-                    json: json!({
-                        "depth": depth,
-                        "complete": true,
-                        "history": moves,
-                        "longest": { "plies": depth, "line": moves },
-                        "tries": [],
-                        "closure": Value::Null,
-                    }),
+                    doc: ProofDoc {
+                        depth,
+                        complete: true,
+                        history: Some(moves.clone()),
+                        longest: Longest {
+                            plies: usize::try_from(depth).unwrap_or(usize::MAX),
+                            line: moves,
+                        },
+                        tries: Vec::new(),
+                        closure: None,
+                    },
                 }
             }
             Proof::NoHistory {
@@ -131,23 +166,26 @@ impl ProofReport {
                     summary,
                     closure: closure.is_some(),
                     details,
-                    json: json!({
-                        "depth": depth,
-                        "complete": complete,
-                        "history": Value::Null,
-                        "longest": { "plies": line.len(), "line": line },
-                        "tries": tried
+                    doc: ProofDoc {
+                        depth,
+                        complete: *complete,
+                        history: None,
+                        longest: Longest {
+                            plies: line.len(),
+                            line,
+                        },
+                        tries: tried
                             .iter()
-                            .map(|(m, t)| json!({
-                                "move": m,
-                                "survived": t.survived,
-                                "repeats": t.repeats,
-                                "caged": t.caged,
-                                "cut": t.cut.as_str(),
-                            }))
-                            .collect::<Vec<_>>(),
-                        "closure": closure.as_ref().map(|r| r.message.clone()),
-                    }),
+                            .map(|(m, t)| TryDoc {
+                                notation: m.clone(),
+                                survived: t.survived,
+                                repeats: t.repeats,
+                                caged: t.caged,
+                                cut: t.cut.as_str(),
+                            })
+                            .collect(),
+                        closure: closure.as_ref().map(|r| r.message.clone()),
+                    },
                 }
             }
         }
@@ -206,11 +244,12 @@ mod tests {
             text.contains("longest history without repetition"),
             "{text}"
         );
-        let plies = report.json["longest"]["plies"].as_u64().expect("plies");
+        let json = serde_json::to_value(&report.doc).expect("a document");
+        let plies = json["longest"]["plies"].as_u64().expect("plies");
         assert!((3..=7).contains(&plies), "{text}");
-        assert!(report.json["tries"][0]["repeats"] == true);
-        assert!(report.json["tries"][0]["cut"] == "depth");
-        assert!(report.json["closure"].is_null());
+        assert!(json["tries"][0]["repeats"] == true);
+        assert!(json["tries"][0]["cut"] == "depth");
+        assert!(json["closure"].is_null());
     }
 
     /// Hwa's rook: the analysis finds nothing and the closure answers; the report gives its
@@ -235,8 +274,9 @@ mod tests {
             "{}",
             report.text()
         );
-        assert!(report.json["closure"].is_string());
-        let tries = report.json["tries"].as_array().expect("tries");
+        let json = serde_json::to_value(&report.doc).expect("a document");
+        assert!(json["closure"].is_string());
+        let tries = json["tries"].as_array().expect("tries");
         assert!(!tries.is_empty());
         assert!(
             tries

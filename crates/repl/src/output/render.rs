@@ -1,18 +1,18 @@
 //! What both front ends show, made in one place: solutions as a composer publishes them
 //! (numbered retro notation, a summary by last move), the counts of retractions, the needs of an
-//! analysis, the reasons and the refuted candidates in text and in JSON. The subcommands and the
-//! REPL frame these pieces (a trailing newline, a hint after them) but never spell them again.
+//! analysis and the refuted candidates, in text (the JSON documents are in the modules beside
+//! this one). The subcommands and the REPL frame these pieces (a trailing newline, a hint after
+//! them) but never spell them again.
 
 use std::fmt::Write as _;
 
 use indexmap::IndexMap;
 use retrace_legal::{
     text::{color_name, plural},
-    Analysis, Reason,
+    Analysis,
 };
 use retrace_search::{line_notation, Refutation, Solutions};
 use retrace_unmove::{Retraction, RetroPosition};
-use serde_json::{json, Value};
 use shakmaty::Color;
 
 /// `White retracts: 10 legal retractions`: who retracts, and how many retractions there are.
@@ -47,13 +47,6 @@ pub fn needs(analysis: &Analysis) -> String {
         .join("\n")
 }
 
-/// A reason as the JSON answers give it: its code, its message and its squares.
-#[must_use]
-pub fn reason_json(reason: &Reason) -> Value {
-    let squares: Vec<String> = reason.squares.iter().map(ToString::to_string).collect();
-    json!({ "code": reason.code.as_str(), "message": reason.message, "squares": squares })
-}
-
 /// The first line of a solve's answer: `6 solutions (238 nodes, 12.5 ms)`, with `cut` (each
 /// front end's words) after the count when the search was cut short.
 #[must_use]
@@ -84,7 +77,16 @@ pub fn solution_lines(
         let _ = writeln!(text, "by last move: {groups}");
     }
     for (i, line) in lines.iter().enumerate().take(shown) {
-        let _ = writeln!(text, "{:>4}. {}", i + 1, numbered(pos, line));
+        if line.is_empty() {
+            // A solution of no retraction (depth 0): the position itself.
+            let _ = writeln!(
+                text,
+                "{:>4}. (no retraction: the position as it stands)",
+                i + 1
+            );
+        } else {
+            let _ = writeln!(text, "{:>4}. {}", i + 1, numbered(pos, line));
+        }
     }
     let shown = lines.len().min(shown) as u64;
     if count > shown {
@@ -117,15 +119,6 @@ pub fn refutations_text(pos: &RetroPosition, refuted: &[Refutation]) -> String {
         );
     }
     text
-}
-
-/// The refuted candidates of a solve as JSON: each line and its reason.
-#[must_use]
-pub fn refutations_json(pos: &RetroPosition, refuted: &[Refutation]) -> Value {
-    refuted
-        .iter()
-        .map(|r| json!({ "line": line_notation(pos, &r.line), "reason": reason_json(&r.reason) }))
-        .collect()
 }
 
 /// A line in numbered retro notation, last move first: `-1.Ka2-a1 Kc1-c2 -2.Ra1xNb1+`.
@@ -163,7 +156,7 @@ pub fn by_last_move(pos: &RetroPosition, lines: &[Vec<Retraction>]) -> Option<St
             *groups.entry(pos.notation(first)).or_default() += 1;
         }
     }
-    (groups.len() < lines.len()).then(|| {
+    (!groups.is_empty() && groups.len() < lines.len()).then(|| {
         groups
             .iter()
             .map(|(last, n)| format!("{last}: {n} line{}", plural(*n)))
