@@ -31,7 +31,9 @@
 //!   other on a file need ([`ReasonCode::CapturesUnaccounted`]), and the missing units of each
 //!   side matched with the other side's captures, each where the unit can have died and the
 //!   capture can have landed, and by then, for a capture made before a pawn's single step
-//!   ([`ReasonCode::CaptureUnmatched`]);
+//!   ([`ReasonCode::CaptureUnmatched`]), and, where a side's pawns need every capture it made,
+//!   the other side's pawns that died on their files matched with those captures' files
+//!   ([`ReasonCode::LedgerUnmatched`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -51,6 +53,7 @@ pub mod cage;
 mod checks;
 mod facts;
 mod history;
+mod ledger;
 mod lookahead;
 mod material;
 mod pawns;
@@ -99,6 +102,8 @@ pub struct Analyzer {
     /// Whether that matching places the victim's missing pawns by each account of its pawns on
     /// the board (on by default).
     pawn_accounts: bool,
+    /// Whether the history ledger ([`ReasonCode::LedgerUnmatched`]) runs (on by default).
+    ledger: bool,
 }
 
 impl Default for Analyzer {
@@ -117,6 +122,7 @@ impl Analyzer {
             matching: true,
             timing: true,
             pawn_accounts: true,
+            ledger: true,
         }
     }
 
@@ -146,6 +152,12 @@ impl Analyzer {
     /// weaker, never wrong; for benchmarks.
     pub fn set_pawn_accounts(&mut self, on: bool) {
         self.pawn_accounts = on;
+    }
+
+    /// Turns the history ledger ([`ReasonCode::LedgerUnmatched`]) on or off; it is on by default.
+    /// Off, the analysis is weaker, never wrong: for benchmarks that measure what it costs.
+    pub fn set_ledger(&mut self, on: bool) {
+        self.ledger = on;
     }
 
     /// Analyses `pos` statically: the verdict with its reasons, and the deductions.
@@ -227,6 +239,9 @@ impl Analyzer {
         }
         if out.is_empty() && self.matching {
             accounting::unmatched_captures(&known, self.timing, self.pawn_accounts, out);
+        }
+        if out.is_empty() && self.ledger {
+            ledger::ledger(&known, out);
         }
         analysis
     }

@@ -143,6 +143,11 @@ reason_codes! {
     /// side's pawns, in every account of their start files, and its pieces' reach), by Hall's
     /// theorem.
     CaptureUnmatched = "capture_unmatched",
+    /// A side's pawns need every capture it made (their walks, and the pawns of both colours that
+    /// passed each other on a file), so its pieces captured nothing; but a pawn of the other side
+    /// that can neither have promoted nor left its file died there, where none of those captures
+    /// can have landed (the history ledger, issue 25).
+    LedgerUnmatched = "ledger_unmatched",
 }
 
 impl ReasonCode {
@@ -278,6 +283,7 @@ mod tests {
             "closure",
             "captures_unaccounted",
             "capture_unmatched",
+            "ledger_unmatched",
         ];
         assert_eq!(codes, contract);
     }

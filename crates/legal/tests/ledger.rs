@@ -52,6 +52,60 @@ fn legal_both_ways(fen: &str) {
     assert_legal(&swapped(fen));
 }
 
+/// White misses five units and Black six; Black's pawns and its promoted rook on g1 need all
+/// five captures Black made and White's pawns all six of White's: the rook on g8 was promoted
+/// (by the b-pawn: b2 to f7 and f7xg8, five captures on the c- to g-files) and g3 came from f2
+/// (one). Black's a-pawn could not promote past the a2-pawn, which never moved, and had no
+/// capture to spare to leave its file: it died on the a-file, where no white capture landed.
+/// (Taken back from r2-D-140, White's wrong last move a2xNb3.)
+#[test]
+fn a_pawn_that_died_on_its_file_needs_a_capture_there() {
+    let fen = "5bRq/3pp1pk/6pp/8/8/1n4PP/P1PPP1PK/5BrN w - -";
+    let message = illegal_both_ways(fen, LedgerUnmatched);
+    assert!(
+        message.contains("White made 6 captures") && message.contains("from the a-file"),
+        "{message}"
+    );
+    // The same with a bishop or rook taken back on b3: who was captured does not matter.
+    illegal_both_ways(
+        "5bRq/3pp1pk/6pp/8/8/1b4PP/P1PPP1PK/5BrN w - -",
+        LedgerUnmatched,
+    );
+    illegal_both_ways(
+        "5bRq/3pp1pk/6pp/8/8/1r4PP/P1PPP1PK/5BrN w - -",
+        LedgerUnmatched,
+    );
+    // The near miss: the published last move f7xRg8=R taken back. The white pawn is back on f7
+    // and b3 stands on the board: the a-pawn died on b3's square or by a capture of the pawn
+    // that went to b3, and the accounts leave a capture to spare.
+    legal_both_ways("5brq/3ppPpk/6pp/8/8/1P4PP/2PPP1PK/5BrN w - -");
+    // And the problem itself, either side to move.
+    legal_both_ways("5bRq/3pp1pk/6pp/8/8/1P4PP/2PPP1PK/5BrN w - -");
+    legal_both_ways("5bRq/3pp1pk/6pp/8/8/1P4PP/2PPP1PK/5BrN b - -");
+}
+
+/// Black misses one unit, the f8 bishop (e7 and g7 never moved), captured at home by a piece:
+/// White's pawns made no capture. So White's second queen was promoted by the h-pawn on the
+/// h-file, and the e-pawn, walled by e7, died as a pawn on the e-file. Black's two queens and
+/// two light bishops were promoted by its a- and h-pawns: the h-pawn passed the white h-pawn on
+/// their file, so it left the file before its promotion and came back (two captures, the g2- and
+/// f2-pawns never moved), the a-pawn left the a-file before the white a3-pawn (one) and the
+/// b-pawn reached c6 (one): Black's four captures, on the b-, c-, g- and h-files, and none
+/// took the e-pawn. (Taken back from r2-D-135, Black's wrong last move e7xRd6.)
+#[test]
+fn pawns_that_passed_spend_the_captures_a_dead_pawn_needed() {
+    let fen = "4nQrQ/2pppppK/2pR4/8/8/PP6/b1PPkPP1/nN1brqqN b - -";
+    let message = illegal_both_ways(fen, LedgerUnmatched);
+    assert!(
+        message.contains("Black made 4 captures") && message.contains("passed each other"),
+        "{message}"
+    );
+    illegal_both_ways(
+        "4nQrQ/2pppppK/2pB4/8/8/PP6/b1PPkPP1/nN1brqqN b - -",
+        LedgerUnmatched,
+    );
+}
+
 /// A pawn whose only step off its file was its promotion capture never let a pawn of the other
 /// colour by on that file. The black pawn on h2 stayed on the h-file, and White's promoted
 /// knight or queen came from the h-pawn (the e-pawn promoted too): to pass h2, one of them left
@@ -72,3 +126,15 @@ fn a_promotion_capture_lets_no_pawn_by() {
     legal_both_ways("4nQrQ/2pp1ppK/2pp4/8/8/PP6/b1PPkPP1/nN1brqqN w - -");
 }
 
+/// The rule with its sentence: it names the files where the captures landed.
+#[test]
+fn the_reason_names_the_files_as_a_composer_would() {
+    let message = illegal_both_ways(
+        "5bRq/3pp1pk/6pp/8/8/1n4PP/P1PPP1PK/5BrN w - -",
+        LedgerUnmatched,
+    );
+    assert!(
+        message.contains("landed only on the b-, c-, d-, e-, f- and g-files"),
+        "{message}"
+    );
+}
