@@ -143,10 +143,11 @@ reason_codes! {
     /// side's pawns, in every account of their start files, and its pieces' reach), by Hall's
     /// theorem.
     CaptureUnmatched = "capture_unmatched",
-    /// A side's pawns need every capture it made (their walks, and the pawns of both colours that
-    /// passed each other on a file), so its pieces captured nothing; but a pawn of the other side
-    /// that can neither have promoted nor left its file died there, where none of those captures
-    /// can have landed (the history ledger, issue 25).
+    /// A side's pawns need all but a few of the captures it made (their walks, and the pawns of
+    /// both colours that passed each other on a file), so those landed on files their walks
+    /// reach; but pawns of the other side that can neither have promoted nor left their files
+    /// died there, more of them than those captures and the few others can have taken (the
+    /// history ledger, issue 25).
     LedgerUnmatched = "ledger_unmatched",
 }
 

@@ -1,5 +1,5 @@
 //! The history ledger (issue 25): who captured whom, and on which file, when one side's pawns
-//! need every capture it made.
+//! need all but a few of the captures it made.
 //!
 //! # The argument (pawns that passed, and where their captures landed)
 //!
@@ -19,19 +19,22 @@
 //! each such pair, charge `leave` to the one that left (the ledger tries each choice), `base` to
 //! every other pawn. In the game each pawn made at least its charge.
 //!
-//! If the charges of `T` sum to `m`, then `T`'s pawns made exactly their charges, and every
-//! capture of `T` was made by one of them: its pieces and its pawns no longer on the board made
-//! none. A pawn from file `g` that made `c` captures and ended on file `e` changed files `c` times,
-//! so every file it entered, where each of its captures landed (an en-passant capture too), lies
-//! within `|f - g| + |f - e| <= c`. Now take a start file `g` of `V` that no pawn of the account
-//! uses: its pawn is not on the board, and made at most `s = b - (V's charges)` captures. If no walk
-//! around the walls from `g` reaches a promotion square within `s` captures, it never promoted, so
-//! it was captured as a pawn, on a file within `s` of `g`, by one of `T`'s pawns whose files reach
-//! there. Each of `T`'s captures took one unit: the pawns that died so must be matched one to one
-//! with captures whose files reach theirs (the other missing units of `V` may take the captures
-//! left, whatever they are). If that matching fails in every account, choice and assignment in
-//! which `T` has no capture to spare, and no such account leaves `T` a spare capture, no game
-//! reaches the position.
+//! Let the charges of `T` sum to `m - k`. Then `T`'s pawns of the account made at most `k`
+//! captures beyond their charges, and all of `T`'s captures but `k` at most were made by them
+//! within their charges (for `k = 0`: its pieces and its pawns no longer on the board made none).
+//! A pawn from file `g` that made `c` captures and ended on file `e` changed files `c` times, so
+//! every file it entered, where each of its captures landed (an en-passant capture too), lies
+//! within `|f - g| + |f - e| <= c`; so the game's captures map one to one onto *slots*: `charge`
+//! slots per pawn, each on the files within `charge + k` of that walk, and `k` slots anywhere.
+//!
+//! Now take a start file `g` of `V` that no pawn of the account uses: its pawn is not on the
+//! board, and made at most `s = b - (V's charges)` captures. If no walk around the walls from `g`
+//! reaches a promotion square within `s` captures, it never promoted, so it was captured as a
+//! pawn, on a file within `s` of `g`. Each of `T`'s captures took one unit: the pawns that died
+//! so must be matched one to one with slots whose files reach theirs (the other missing units of
+//! `V` may take the slots left, whatever they are). If that matching fails in every assignment
+//! and choice within the budgets, no game reaches the position. (With `k` at least the number of
+//! such dead pawns it cannot fail, and the ledger stops.)
 //!
 //! # An example (the other side of a published problem, with a last move of Black taken back)
 //!
@@ -80,14 +83,17 @@ struct Witness {
     dead: u8,
     /// The files where the taker's captures can have landed, a bit per file.
     landed: u8,
-    /// The captures the taker's pawns need (all it made).
+    /// The captures the taker made.
     captures: u32,
+    /// The captures beyond those its pawns need, which may have landed anywhere.
+    free: u32,
     /// Whether some pawns of the two sides passed each other on a file in it.
     passed: bool,
 }
 
-/// Appends a [`ReasonCode::LedgerUnmatched`] reason if some side's pawns need every capture it
-/// made and none of those can have taken a pawn of the other side that died on its file.
+/// Appends a [`ReasonCode::LedgerUnmatched`] reason if some side's pawns need all but a few of
+/// the captures it made, and those cannot each have taken a pawn of the other side that died
+/// on its file.
 pub(crate) fn ledger(known: &Known<'_>, out: &mut Reasons) {
     for taker in Color::ALL {
         if let Some(w) = side(known, taker) {
@@ -152,26 +158,32 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
                 if need(Color::White) > budget.white || need(Color::Black) > budget.black {
                     continue;
                 }
-                if need(taker) < *budget.get(taker) {
-                    return None;
-                }
+                let free = budget.get(taker) - need(taker);
                 let own = if taker.is_white() { a } else { b };
                 let other = if taker.is_white() { b } else { a };
-                let slots = slots(items.get(taker), own, charges.get(taker));
                 let spare = budget.get(victim) - need(victim);
                 let dead = dead_pawns(victim, other.used, spare, &walks);
                 if dead.len() as u32 > known.missing(victim) {
                     // More pawns died as pawns than units are missing: no game, whatever the rest.
                     continue;
                 }
+                if free as usize >= dead.len() {
+                    // The captures to spare can take every dead pawn.
+                    return None;
+                }
+                let slots = slots(items.get(taker), own, charges.get(taker), free);
                 count_weighed();
                 if matches(&dead, &slots) {
                     return None;
                 }
                 witness.get_or_insert(Witness {
                     dead: dead.iter().fold(0, |m, d| m | d.0),
-                    landed: slots.iter().fold(0, |m, &s| m | s),
-                    captures: need(taker),
+                    landed: slots
+                        .iter()
+                        .filter(|&&s| s != u8::MAX)
+                        .fold(0, |m, &s| m | s),
+                    captures: *budget.get(taker),
+                    free,
                     passed: !pairs.is_empty(),
                 });
             }
@@ -305,9 +317,11 @@ fn charges(
 }
 
 /// The taker's captures, one per unit of each item's charge, each as the files (a bit per file)
-/// where it can have landed: within `|f - g| + |f - e| <= c` of the start file `g` and an end
-/// file `e`.
-fn slots(items: &[Item], asg: &Assignment, charges: &[u32]) -> Vec<u8> {
+/// where it can have landed: within `|f - g| + |f - e| <= c + free` of the start file `g` and an
+/// end file `e` (an item may have made up to `free` captures beyond its charge), and `free` more
+/// that can have landed anywhere (by a piece, a pawn no longer on the board, or an item beyond
+/// its charge).
+fn slots(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let c = charges[i];
@@ -325,16 +339,17 @@ fn slots(items: &[Item], asg: &Assignment, charges: &[u32]) -> Vec<u8> {
         for f in 0..8i32 {
             let reach = (0..8i32)
                 .filter(|e| ends & 1 << e != 0)
-                .any(|e| ((f - g).abs() + (f - e).abs()) as u32 <= c);
+                .any(|e| ((f - g).abs() + (f - e).abs()) as u32 <= c.saturating_add(free));
             if reach {
                 mask |= 1 << f;
             }
         }
-        // At most eight captures can matter to at most eight dead pawns.
-        for _ in 0..c.min(16) {
+        // At most eight dead pawns take a slot: more slots of one item change nothing.
+        for _ in 0..c.min(8) {
             out.push(mask);
         }
     }
+    out.extend(std::iter::repeat_n(u8::MAX, free.min(8) as usize));
     out
 }
 
@@ -416,32 +431,46 @@ fn reason(taker: Color, w: &Witness) -> Reason {
     } else {
         ""
     };
+    let dead = w.dead.count_ones();
+    let (they, them) = if dead == 1 {
+        ("it was", "its file")
+    } else {
+        ("they were", "their files")
+    };
+    let need = if w.free == 0 {
+        format!(
+            "need every one of them{passed}: its pieces captured nothing, and its captures \
+             landed only on {}",
+            files_words(w.landed)
+        )
+    } else {
+        format!(
+            "need all but {} of them{passed}, and those landed only on {}",
+            w.free,
+            files_words(w.landed)
+        )
+    };
+    let where_none = if w.free == 0 {
+        format!("where no {} capture landed", color_adj(taker))
+    } else {
+        format!(
+            "on {them}, where fewer {} captures can have landed than pawns died",
+            color_adj(taker)
+        )
+    };
     Reason::new(
         ReasonCode::LedgerUnmatched,
         format!(
-            "{} made {} capture{}, and its pawns' walks from their start files need every one \
-             of them{passed}: its pieces captured nothing, and its captures landed only on {}; \
-             but the {} pawn{} from {dead_files} can neither have promoted nor have left {} \
-             with the captures {} has to spare, so {} captured as a pawn where no {} capture \
-             landed",
+            "{} made {} capture{}, and its pawns' walks from their start files {need}; but the \
+             {} pawn{} from {dead_files} can neither have promoted nor have left {them} with the \
+             captures {} has to spare, so {they} captured as pawn{} {where_none}",
             color_name(taker),
             w.captures,
             plural(w.captures),
-            files_words(w.landed),
             color_adj(victim),
-            plural(w.dead.count_ones()),
-            if w.dead.count_ones() == 1 {
-                "its file"
-            } else {
-                "their files"
-            },
+            plural(dead),
             color_name(victim),
-            if w.dead.count_ones() == 1 {
-                "it was"
-            } else {
-                "they were"
-            },
-            color_adj(taker),
+            plural(dead),
         ),
         Bitboard::EMPTY,
     )
