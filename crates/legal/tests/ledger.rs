@@ -126,6 +126,16 @@ fn a_promotion_capture_lets_no_pawn_by() {
     legal_both_ways("4nQrQ/2pp1ppK/2pp4/8/8/PP6/b1PPkPP1/nN1brqqN w - -");
 }
 
+/// Positions of random games (pawn captures weighted up) where the ledger weighed a side whose
+/// pawns need every capture it made (in the first two with a pair of pawns that passed each
+/// other), and matched the other side's pawns that died on their files with captures there.
+#[test]
+fn real_games_where_the_captures_are_all_spoken_for() {
+    legal_both_ways("1Nb1k1nr/3p4/r2P1p2/3N4/p2PpP1p/4P2R/2P5/R1BQ1KN1 w - -");
+    legal_both_ways("1Nq1k1nr/4b3/r4p1p/P2p1P2/1p6/4pP1N/RB6/1N1QKB1R b Kk -");
+    legal_both_ways("1n1k1b2/r2P4/5n1r/p2p1b1P/5Pp1/Np6/5PB1/R1B1K1NR w KQ -");
+}
+
 /// The rule with its sentence: it names the files where the captures landed.
 #[test]
 fn the_reason_names_the_files_as_a_composer_would() {
