@@ -3,9 +3,10 @@
 //!
 //! # The argument (pawns that passed, and where their captures landed)
 //!
-//! Let `T` (the taker) be a side whose pieces made no capture the pens prove, and `V` (the victim)
-//! the other. Every unit `V` misses was captured once by `T`, and every capture of `T` took one,
-//! so `T` made exactly `m = missing(V)` captures, and `V`'s pawns made at most
+//! Let `T` (the taker) be a side and `V` (the victim) the other. Every unit `V` misses was
+//! captured once by `T`, and every capture of `T` took one, so `T` made exactly `missing(V)`
+//! captures: `by_pieces(T)` of them with pieces, of originals of `V` at home in pens (no pawn
+//! among them), and the other `m = missing(V) - by_pieces(T)`; `V`'s pawns made at most
 //! `b = missing(T) - by_pieces(V)`.
 //!
 //! Each pawn of either side on the board, and one pawn per promoted unit the side must have
@@ -20,8 +21,9 @@
 //! every other pawn. In the game each pawn made at least its charge.
 //!
 //! Let the charges of `T` sum to `m - k`. Then `T`'s pawns of the account made at most `k`
-//! captures beyond their charges, and all of `T`'s captures but `k` at most were made by them
-//! within their charges (for `k = 0`: its pieces and its pawns no longer on the board made none).
+//! captures beyond their charges, and all of those `m` captures but `k` at most were made by
+//! them within their charges (for `k = 0`: its pieces and its pawns no longer on the board made
+//! no other).
 //! A pawn from file `g` that made `c` captures and ended on file `e` changed files `c` times, so
 //! every file it entered, where each of its captures landed (an en-passant capture too), lies
 //! within `|f - g| + |f - e| <= c`; so the game's captures map one to one onto *slots*: `charge`
@@ -83,8 +85,10 @@ struct Witness {
     dead: u8,
     /// The files where the taker's captures can have landed, a bit per file.
     landed: u8,
-    /// The captures the taker made.
+    /// The captures the taker made, less those its pieces made in pens.
     captures: u32,
+    /// The captures its pieces made in pens.
+    pens: u32,
     /// The captures beyond those its pawns need, which may have landed anywhere.
     free: u32,
     /// Whether some pawns of the two sides passed each other on a file in it.
@@ -107,12 +111,8 @@ pub(crate) fn ledger(known: &Known<'_>, out: &mut Reasons) {
 /// pawns that died as pawns; `None` when some combination fits or the ledger gives up.
 fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
     let victim = taker.other();
-    if known.by_pieces(taker) != 0 {
-        return None;
-    }
-    let budget = ByColor { white: 0, black: 0 };
-    let mut budget = budget;
-    *budget.get_mut(taker) = known.missing(victim);
+    let mut budget = ByColor { white: 0, black: 0 };
+    *budget.get_mut(taker) = known.missing(victim).checked_sub(known.by_pieces(taker))?;
     *budget.get_mut(victim) = known.missing(taker).checked_sub(known.by_pieces(victim))?;
     let board = known.pos.board();
     if Color::ALL
@@ -163,7 +163,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
                 let other = if taker.is_white() { b } else { a };
                 let spare = budget.get(victim) - need(victim);
                 let dead = dead_pawns(victim, other.used, spare, &walks);
-                if dead.len() as u32 > known.missing(victim) {
+                if dead.len() as u32 > *budget.get(taker) {
                     // More pawns died as pawns than units are missing: no game, whatever the rest.
                     continue;
                 }
@@ -183,6 +183,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
                         .filter(|&&s| s != u8::MAX)
                         .fold(0, |m, &s| m | s),
                     captures: *budget.get(taker),
+                    pens: known.by_pieces(taker),
                     free,
                     passed: !pairs.is_empty(),
                 });
@@ -439,8 +440,9 @@ fn reason(taker: Color, w: &Witness) -> Reason {
     };
     let need = if w.free == 0 {
         format!(
-            "need every one of them{passed}: its pieces captured nothing, and its captures \
-             landed only on {}",
+            "need every one of them{passed}: its pieces captured nothing{}, and those \
+             captures landed only on {}",
+            if w.pens == 0 { "" } else { " else" },
             files_words(w.landed)
         )
     } else {
@@ -458,10 +460,18 @@ fn reason(taker: Color, w: &Witness) -> Reason {
             color_adj(taker)
         )
     };
+    let besides = if w.pens == 0 {
+        String::new()
+    } else {
+        format!(
+            " besides the {} its pieces made of originals shut in at home",
+            w.pens
+        )
+    };
     Reason::new(
         ReasonCode::LedgerUnmatched,
         format!(
-            "{} made {} capture{}, and its pawns' walks from their start files {need}; but the \
+            "{} made {} capture{}{besides}, and its pawns' walks from their start files {need}; but the \
              {} pawn{} from {dead_files} can neither have promoted nor have left {them} with the \
              captures {} has to spare, so {they} captured as pawn{} {where_none}",
             color_name(taker),
