@@ -31,9 +31,9 @@
 //!   other on a file need ([`ReasonCode::CapturesUnaccounted`]), and the missing units of each
 //!   side matched with the other side's captures, each where the unit can have died and the
 //!   capture can have landed, and by then, for a capture made before a pawn's single step
-//!   ([`ReasonCode::CaptureUnmatched`]), and, where a side's pawns need every capture it made,
-//!   the other side's pawns that died on their files matched with those captures' files
-//!   ([`ReasonCode::LedgerUnmatched`]);
+//!   ([`ReasonCode::CaptureUnmatched`]), and, where a side's pawns need all but a few of the
+//!   captures it made, the other side's pawns that died on their files matched with the files
+//!   those captures can have landed on ([`ReasonCode::LedgerUnmatched`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
