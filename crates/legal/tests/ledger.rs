@@ -63,7 +63,9 @@ fn a_pawn_that_died_on_its_file_needs_a_capture_there() {
     let fen = "5bRq/3pp1pk/6pp/8/8/1n4PP/P1PPP1PK/5BrN w - -";
     let message = illegal_both_ways(fen, LedgerUnmatched);
     assert!(
-        message.contains("White made 6 captures") && message.contains("from the a-file"),
+        message.contains("White made 6 captures")
+            && message.contains("the black pawn from the a-file")
+            && message.contains("captured as a pawn where no white capture landed"),
         "{message}"
     );
     // The same with a bishop or rook taken back on b3: who was captured does not matter.

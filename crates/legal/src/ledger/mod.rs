@@ -433,10 +433,10 @@ fn reason(taker: Color, w: &Witness) -> Reason {
         ""
     };
     let dead = w.dead.count_ones();
-    let (they, them) = if dead == 1 {
-        ("it was", "its file")
+    let (they, them, as_pawns) = if dead == 1 {
+        ("it was", "its file", "a pawn")
     } else {
-        ("they were", "their files")
+        ("they were", "their files", "pawns")
     };
     let need = if w.free == 0 {
         format!(
@@ -473,14 +473,13 @@ fn reason(taker: Color, w: &Witness) -> Reason {
         format!(
             "{} made {} capture{}{besides}, and its pawns' walks from their start files {need}; but the \
              {} pawn{} from {dead_files} can neither have promoted nor have left {them} with the \
-             captures {} has to spare, so {they} captured as pawn{} {where_none}",
+             captures {} has to spare, so {they} captured as {as_pawns} {where_none}",
             color_name(taker),
             w.captures,
             plural(w.captures),
             color_adj(victim),
             plural(dead),
             color_name(victim),
-            plural(dead),
         ),
         Bitboard::EMPTY,
     )
