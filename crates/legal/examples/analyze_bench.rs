@@ -4,7 +4,8 @@
 //! under 20 us on random-game positions and under 200 us on corpus positions), each set three times
 //! in one run: without the global accounting of both sides' pawns (the baseline), with it, with it
 //! and the matching of missing units with captures, and with the matching's timing too (the order
-//! of captures against pawns' single steps).
+//! of captures against pawns' single steps), and last the history ledger off and on, alternating,
+//! twice.
 //!
 //! Run: `cargo run --release -p retrace-legal --example analyze_bench [GAMES]`
 
@@ -26,6 +27,9 @@ struct Rules {
     timing: bool,
     /// The matching's accounts of the victim's pawns (which pawns are missing).
     pawn_accounts: bool,
+    /// The history ledger (captures all spoken for by pawns, matched with the pawns that died on
+    /// their files).
+    ledger: bool,
 }
 
 /// Times each position `reps` times and returns the per-analysis times in microseconds, with the
@@ -36,6 +40,7 @@ fn time_all(positions: &[RetroPosition], reps: usize, rules: Rules) -> Vec<f64> 
         matching: rules.matching,
         timing: rules.timing,
         pawn_accounts: rules.pawn_accounts,
+        ledger: rules.ledger,
     });
     let mut times = Vec::with_capacity(positions.len());
     for pos in positions {
@@ -78,6 +83,7 @@ fn compare(label: &str, positions: &[RetroPosition], reps: usize) {
         matching,
         timing,
         pawn_accounts: matching,
+        ledger: false,
     };
     let base = report(
         &format!("{label}, accounting off"),
@@ -109,6 +115,34 @@ fn compare(label: &str, positions: &[RetroPosition], reps: usize) {
     let (again, p99_timed) = report_p99(
         &format!("{label}, timed matching with them (again)"),
         time_all(positions, reps, rules(true, true, true)),
+    );
+    // The ledger off and on, alternating, after everything else is on.
+    let full = Rules {
+        ledger: true,
+        ..rules(true, true, true)
+    };
+    let (no_ledger, p99_no_ledger) = report_p99(
+        &format!("{label}, everything, ledger off"),
+        time_all(positions, reps, rules(true, true, true)),
+    );
+    let (ledger, p99_ledger) = report_p99(
+        &format!("{label}, everything, ledger on"),
+        time_all(positions, reps, full),
+    );
+    let (no_ledger2, p99_no_ledger2) = report_p99(
+        &format!("{label}, everything, ledger off (again)"),
+        time_all(positions, reps, rules(true, true, true)),
+    );
+    let (ledger2, p99_ledger2) = report_p99(
+        &format!("{label}, everything, ledger on (again)"),
+        time_all(positions, reps, full),
+    );
+    println!(
+        "{label}: the ledger: median {:.2}x and {:.2}x, p99 {:.2}x and {:.2}x (on / off, twice)",
+        ledger / no_ledger,
+        ledger2 / no_ledger2,
+        p99_ledger / p99_no_ledger,
+        p99_ledger2 / p99_no_ledger2
     );
     println!(
         "{label}: median with / without accounting {:.2}x, with matching too {:.2}x, timed {:.2}x; \

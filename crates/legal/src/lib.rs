@@ -31,7 +31,9 @@
 //!   other on a file need ([`ReasonCode::CapturesUnaccounted`]), and the missing units of each
 //!   side matched with the other side's captures, each where the unit can have died and the
 //!   capture can have landed, and by then, for a capture made before a pawn's single step
-//!   ([`ReasonCode::CaptureUnmatched`]);
+//!   ([`ReasonCode::CaptureUnmatched`]), and, where a side's pawns need all but a few of the
+//!   captures it made, the other side's pawns that died on their files matched with the files
+//!   those captures can have landed on ([`ReasonCode::LedgerUnmatched`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -53,6 +55,7 @@ mod facts;
 pub mod geometry;
 mod history;
 mod known;
+mod ledger;
 mod lookahead;
 mod material;
 mod pawns;
@@ -95,6 +98,8 @@ pub struct AnalyzerOptions {
     /// board can leave, which says which pawns are missing and how far they can have strayed);
     /// off, the missing pawns may have started on any free start file.
     pub pawn_accounts: bool,
+    /// The history ledger ([`ReasonCode::LedgerUnmatched`]).
+    pub ledger: bool,
 }
 
 impl Default for AnalyzerOptions {
@@ -105,6 +110,7 @@ impl Default for AnalyzerOptions {
             matching: true,
             timing: true,
             pawn_accounts: true,
+            ledger: true,
         }
     }
 }
@@ -239,6 +245,9 @@ impl Analyzer {
         }
         if out.is_empty() && options.matching {
             accounting::unmatched_captures(&known, options.timing, options.pawn_accounts, out);
+        }
+        if out.is_empty() && options.ledger {
+            ledger::ledger(&known, out);
         }
         analysis
     }

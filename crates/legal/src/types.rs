@@ -143,6 +143,12 @@ reason_codes! {
     /// side's pawns, in every account of their start files, and its pieces' reach), by Hall's
     /// theorem.
     CaptureUnmatched = "capture_unmatched",
+    /// A side's pawns need all but a few of the captures it made (their walks, and the pawns of
+    /// both colours that passed each other on a file), so those landed on files their walks
+    /// reach; but pawns of the other side that can neither have promoted nor left their files
+    /// died there, more of them than those captures and the few others can have taken (the
+    /// history ledger, issue 25).
+    LedgerUnmatched = "ledger_unmatched",
 }
 
 impl ReasonCode {
@@ -278,6 +284,7 @@ mod tests {
             "closure",
             "captures_unaccounted",
             "capture_unmatched",
+            "ledger_unmatched",
         ];
         assert_eq!(codes, contract);
     }

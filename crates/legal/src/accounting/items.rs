@@ -1,6 +1,6 @@
 //! The pawns one side must account for, and what each costs in captures from each start file.
 
-use shakmaty::{Bitboard, Color, Square};
+use shakmaty::{Bitboard, Color, File, Rank, Square};
 
 use crate::{
     known::Known,
@@ -83,7 +83,7 @@ pub(crate) fn items(known: &Known<'_>, color: Color) -> Option<Vec<Item>> {
             units: d.units,
             squares: d.squares,
         },
-        costs: std::array::from_fn(|g| promoted_cost(d.squares, g, &walks)),
+        costs: std::array::from_fn(|g| promoted_cost(color, d.squares, g, &walks)),
     }));
     Some(out)
 }
@@ -142,26 +142,48 @@ fn board_cost(known: &Known<'_>, color: Color, sq: Square, start: usize, walks: 
 }
 
 /// The cost of a pawn from file `start` that promoted on one of `squares`: the captures of its
-/// walk there around the walls. A walk that ends on its start file with captures left it and came
-/// back (at least two captures).
-fn promoted_cost(squares: Bitboard, start: usize, walks: &Walks) -> Cost {
+/// walk there around the walls. Its `leave` counts only walks that were off the start file
+/// *before* the promotion move: one that ends on its start file left it and came back (at least
+/// two captures), one that promotes from its seventh rank on the start file by a capture left it
+/// and came back before, and one that promotes from another file stood there first.
+///
+/// Why a promotion capture from the start file does not count as leaving: `leave` is charged to
+/// the pawn of a pair of both colours on one file that must have left to let the other by (see
+/// [`super`]). The other pawn of the pair is on the board or promoted, so it was a pawn on the file
+/// until now or until its promotion, and started on this pawn's seventh rank. If this pawn was on
+/// the file at every moment before its promotion move, it stood on its seventh rank there, which
+/// the other pawn had left upwards by then, so they crossed while both stood on the file, which
+/// pawns cannot do.
+fn promoted_cost(color: Color, squares: Bitboard, start: usize, walks: &Walks) -> Cost {
     let mut cost = Cost {
         base: NONE,
         leave: NONE,
     };
+    let from = &walks[start];
+    let seventh = color.relative_rank(Rank::Seventh);
     for q in squares {
-        let w = walks[start][usize::from(q)];
+        let w = from[usize::from(q)];
         if w == NO_WALK {
             continue;
         }
-        let w = u32::from(w);
-        cost.base = cost.base.min(w);
-        let leaving = if q.file() as usize == start {
-            w.max(2)
-        } else {
-            w
-        };
-        cost.leave = cost.leave.min(leaving);
+        cost.base = cost.base.min(u32::from(w));
+        let f = q.file() as usize;
+        for pf in [f.wrapping_sub(1), f, f + 1] {
+            if pf >= 8 {
+                continue;
+            }
+            let p = from[usize::from(Square::from_coords(File::new(pf as u32), seventh))];
+            if p == NO_WALK {
+                continue;
+            }
+            let p = u32::from(p);
+            let off = if pf == start { p.max(2) } else { p };
+            cost.leave = cost.leave.min(off + u32::from(pf != f));
+        }
+    }
+    // A walk's captures bound its leaving from below too (the table holds the fewest).
+    if cost.leave != NONE {
+        cost.leave = cost.leave.max(cost.base).max(1);
     }
     cost
 }

@@ -30,7 +30,7 @@
 
 mod accounts;
 mod door;
-mod items;
+pub(crate) mod items;
 mod matching;
 mod timing;
 #[cfg(test)]

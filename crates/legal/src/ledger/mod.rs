@@ -1,0 +1,587 @@
+//! The history ledger (issue 25): who captured whom, and on which file, when one side's pawns
+//! need all but a few of the captures it made.
+//!
+//! # The argument (pawns that passed, and where their captures landed)
+//!
+//! Let `T` (the taker) be a side and `V` (the victim) the other. Every unit `V` misses was
+//! captured once by `T`, and every capture of `T` took one, so `T` made exactly `missing(V)`
+//! captures: `by_pieces(T)` of them with pieces, of originals of `V` at home in pens (no pawn
+//! among them), and the other `m = missing(V) - by_pieces(T)`; `V`'s pawns made at most
+//! `b = missing(T) - by_pieces(V)`.
+//!
+//! Each pawn of either side on the board, and one pawn per promoted unit the side must have
+//! (on the promotion squares its unit can have come from, see [`crate::accounting`]'s items), started
+//! on its own file `g` and made at least `base(g)` captures on its walk around the walls; one
+//! that left `g` at some moment made at least `leave(g)`. Fix the start files a game gives them
+//! (the ledger tries every assignment within the budgets). A white and a black pawn that both
+//! started on one file, could both have stayed on it (`base = 0`), and where the white one stands
+//! above the black one (a promoted pawn above every rank) passed each other, so one of them left
+//! the file: a pawn blocks another of the other colour on its file (the accounting's proof). For
+//! each such pair, charge `leave` to the one that left (the ledger tries each choice), `base` to
+//! every other pawn. In the game each pawn made at least its charge.
+//!
+//! Let the charges of `T` sum to `m - k`. Then `T`'s pawns of the account made at most `k`
+//! captures beyond their charges, and all of those `m` captures but `k` at most were made by
+//! them within their charges (for `k = 0`: its pieces and its pawns no longer on the board made
+//! no other).
+//! A pawn from file `g` that made `c` captures and ended on file `e` changed files `c` times, so
+//! every file it entered, where each of its captures landed (an en-passant capture too), lies
+//! within `|f - g| + |f - e| <= c`; so the game's captures map one to one onto *slots*: `charge`
+//! slots per pawn, each on the files within `charge + k` of that walk, and `k` slots anywhere.
+//!
+//! Now take a start file `g` of `V` that no pawn of the account uses: its pawn is not on the
+//! board, and made at most `s = b - (V's charges)` captures. If no walk around the walls from `g`
+//! reaches a promotion square within `s` captures, it never promoted, so it was captured as a
+//! pawn, on a file within `s` of `g`. Each of `T`'s captures took one unit: the pawns that died
+//! so must be matched one to one with slots whose files reach theirs (the other missing units of
+//! `V` may take the slots left, whatever they are). If that matching fails in every assignment
+//! and choice within the budgets, no game reaches the position. (With `k` at least the number of
+//! such dead pawns it cannot fail, and the ledger stops.)
+//!
+//! # An example (the other side of a published problem, with a last move of Black taken back)
+//!
+//! `4nQrQ/2pppppK/2pR4/8/8/PP6/b1PPkPP1/nN1brqqN`: White misses four units and Black one, the
+//! bishop of f8, which never moved (its neighbours e7 and g7 never did) and died at home to a
+//! white piece: White's pawns made no capture. So no white pawn ever left its file, White's
+//! second queen was promoted by the h-pawn on the h-file, and the white e-pawn, walled by the
+//! e7-pawn, never promoted: it died as a pawn on the e-file. Black has two queens and two light
+//! bishops: its a- and h-pawns both promoted. The black h-pawn passed the white h-pawn on their
+//! file, so it left it and came back (two captures, the g-pawns never moved), the a-pawn passed
+//! the white a3-pawn (one capture at least) and the b-pawn reached c6 (one): four captures, all
+//! Black made, on the b-, c-, g- and h-files. None took the white e-pawn on the e-file.
+
+use shakmaty::{Bitboard, ByColor, Color, File, Rank};
+
+use crate::accounting::items::{items, Item, Place};
+use crate::known::Known;
+use crate::promotion::{walls_walks, Walks, NONE, NO_WALK};
+use crate::reasons::Reasons;
+use crate::text::{color_adj, color_name, plural};
+use crate::types::{Reason, ReasonCode};
+
+/// The most assignment nodes one side's enumeration may visit; beyond it the ledger gives up.
+const NODE_LIMIT: u32 = 4096;
+
+/// The most assignments kept per side; beyond them the ledger gives up.
+const ASSIGNMENT_LIMIT: usize = 256;
+
+/// The most combinations (a pair of assignments and a choice of the pawns that left) weighed;
+/// beyond them the ledger gives up.
+const COMBINATION_LIMIT: u32 = 20_000;
+
+/// One side's pawns given start files: the file of each item, and the captures at `base` cost.
+#[derive(Clone, Copy, Debug)]
+struct Assignment {
+    /// The start file of each item (by index), as a file number.
+    files: [u8; 8],
+    /// The start files used, a bit per file.
+    used: u8,
+}
+
+/// What a failing combination says, for the message.
+#[derive(Clone, Copy, Debug)]
+struct Witness {
+    /// The start files of the victim's pawns that died as pawns, a bit per file.
+    dead: u8,
+    /// The files where the taker's captures can have landed, a bit per file.
+    landed: u8,
+    /// The captures the taker made, less those its pieces made in pens.
+    captures: u32,
+    /// The captures its pieces made in pens.
+    pens: u32,
+    /// The captures beyond those its pawns need, which may have landed anywhere.
+    free: u32,
+    /// Whether some pawns of the two sides passed each other on a file in it.
+    passed: bool,
+}
+
+/// Appends a [`ReasonCode::LedgerUnmatched`] reason if some side's pawns need all but a few of
+/// the captures it made, and those cannot each have taken a pawn of the other side that died
+/// on its file.
+pub(crate) fn ledger(known: &Known<'_>, out: &mut Reasons) {
+    for taker in Color::ALL {
+        if let Some(w) = side(known, taker) {
+            out.add_built(ReasonCode::LedgerUnmatched, || reason(taker, &w));
+            return;
+        }
+    }
+}
+
+/// The witness that `taker`'s captures, all made by its pawns, cannot have taken the victim's
+/// pawns that died as pawns; `None` when some combination fits or the ledger gives up.
+fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
+    let victim = taker.other();
+    let mut budget = ByColor { white: 0, black: 0 };
+    *budget.get_mut(taker) = known.missing(victim).checked_sub(known.by_pieces(taker))?;
+    *budget.get_mut(victim) = known.missing(taker).checked_sub(known.by_pieces(victim))?;
+    let board = known.pos.board();
+    if Color::ALL
+        .iter()
+        .any(|&c| u32::from(known.captures.get(c).by_pawns) > *budget.get(c))
+    {
+        return None;
+    }
+    // The cheap gate: the victim has a pawn to account for that is not on the board, and the
+    // taker's pawns can need all its captures only if some pawns passed each other.
+    if board.by_piece(victim.pawn()).count() >= 8 || !may_pass(known) {
+        return None;
+    }
+    let items = ByColor {
+        white: items(known, Color::White)?,
+        black: items(known, Color::Black)?,
+    };
+    if items.get(victim).len() >= 8 {
+        return None;
+    }
+    let assignments = ByColor {
+        white: assignments(items.get(Color::White), budget.white)?,
+        black: assignments(items.get(Color::Black), budget.black)?,
+    };
+    let walks = walls_walks(victim, known.statics, known.walks);
+    let mut combinations = 0u32;
+    let mut witness = None;
+    for a in assignments.get(Color::White) {
+        for b in assignments.get(Color::Black) {
+            let pairs = passing_pairs(&items, a, b);
+            for choice in 0u32..1 << pairs.len() {
+                combinations += 1;
+                if combinations > COMBINATION_LIMIT {
+                    return None;
+                }
+                let charges = charges(&items, a, b, &pairs, choice);
+                let need = |c: Color| {
+                    charges
+                        .get(c)
+                        .iter()
+                        .fold(0u32, |s, &x| s.saturating_add(x))
+                };
+                if need(Color::White) > budget.white || need(Color::Black) > budget.black {
+                    continue;
+                }
+                let free = budget.get(taker) - need(taker);
+                let own = if taker.is_white() { a } else { b };
+                let other = if taker.is_white() { b } else { a };
+                let spare = budget.get(victim) - need(victim);
+                let dead = dead_pawns(victim, other.used, spare, &walks);
+                if dead.len() as u32 > *budget.get(taker) {
+                    // More pawns died as pawns than units are missing: no game, whatever the rest.
+                    continue;
+                }
+                if free as usize >= dead.len() {
+                    // The captures to spare can take every dead pawn.
+                    return None;
+                }
+                let slots = slots(items.get(taker), own, charges.get(taker), free);
+                count_weighed();
+                if matches(&dead, &slots) {
+                    return None;
+                }
+                witness.get_or_insert(Witness {
+                    dead: dead.iter().fold(0, |m, d| m | d.0),
+                    landed: slots
+                        .iter()
+                        .filter(|&&s| s != u8::MAX)
+                        .fold(0, |m, &s| m | s),
+                    captures: *budget.get(taker),
+                    pens: known.by_pieces(taker),
+                    free,
+                    passed: !pairs.is_empty(),
+                });
+            }
+        }
+    }
+    witness
+}
+
+#[cfg(test)]
+thread_local! {
+    static WEIGHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts one combination whose dead pawns were matched with the taker's captures (in unit
+/// tests).
+fn count_weighed() {
+    #[cfg(test)]
+    WEIGHED.with(|w| w.set(w.get() + 1));
+}
+
+/// Whether pawns of both sides can have passed each other on some file: both sides have a pawn
+/// on it (the white one above), or a side has promoted and the other a pawn or a promotion too.
+fn may_pass(known: &Known<'_>) -> bool {
+    let board = known.pos.board();
+    let promotes = |c: Color| known.promoted.get(c).total > 0;
+    File::ALL.into_iter().any(|f| {
+        let on = |c: Color| board.by_piece(c.pawn()) & Bitboard::from_file(f);
+        let (w, b) = (on(Color::White), on(Color::Black));
+        let passed = matches!((w.last(), b.first()), (Some(t), Some(u)) if t.rank() > u.rank());
+        passed
+            || (promotes(Color::White) && (b.any() || promotes(Color::Black)))
+            || (promotes(Color::Black) && w.any())
+    })
+}
+
+/// Every assignment of `items` to distinct start files whose `base` costs fit `budget`; `None`
+/// past the limits.
+fn assignments(items: &[Item], budget: u32) -> Option<Vec<Assignment>> {
+    fn visit(
+        items: &[Item],
+        k: usize,
+        cost: u32,
+        budget: u32,
+        now: Assignment,
+        nodes: &mut u32,
+        out: &mut Vec<Assignment>,
+    ) -> bool {
+        *nodes += 1;
+        if *nodes > NODE_LIMIT {
+            return false;
+        }
+        let Some(item) = items.get(k) else {
+            out.push(now);
+            return out.len() <= ASSIGNMENT_LIMIT;
+        };
+        for (g, c) in item.costs.iter().enumerate() {
+            if now.used & 1 << g != 0 || c.base == NONE || cost + c.base > budget {
+                continue;
+            }
+            let mut next = now;
+            next.files[k] = g as u8;
+            next.used |= 1 << g;
+            if !visit(items, k + 1, cost + c.base, budget, next, nodes, out) {
+                return false;
+            }
+        }
+        true
+    }
+    let mut out = Vec::new();
+    let mut nodes = 0;
+    let start = Assignment {
+        files: [0; 8],
+        used: 0,
+    };
+    visit(items, 0, 0, budget, start, &mut nodes, &mut out).then_some(out)
+}
+
+/// The white and black items (indices) on one start file that could both have stayed on it, the
+/// white one above the black one: one of each such pair left its file.
+fn passing_pairs(
+    items: &ByColor<Vec<Item>>,
+    a: &Assignment,
+    b: &Assignment,
+) -> Vec<(usize, usize)> {
+    let stayer = |c: Color, asg: &Assignment, g: u8| {
+        items
+            .get(c)
+            .iter()
+            .enumerate()
+            .find(|(i, it)| asg.files[*i] == g && it.costs[usize::from(g)].base == 0)
+            .map(|(i, it)| (i, it.height(c)))
+    };
+    (0..8u8)
+        .filter_map(|g| {
+            let (w, wh) = stayer(Color::White, a, g)?;
+            let (k, kh) = stayer(Color::Black, b, g)?;
+            (wh > kh).then_some((w, k))
+        })
+        .collect()
+}
+
+/// Each item's charge: `base` from its start file, and `leave` for the pawn of a passing pair
+/// that `choice` (a bit per pair: set, the white one) says left.
+fn charges(
+    items: &ByColor<Vec<Item>>,
+    a: &Assignment,
+    b: &Assignment,
+    pairs: &[(usize, usize)],
+    choice: u32,
+) -> ByColor<Vec<u32>> {
+    let base = |c: Color, asg: &Assignment| -> Vec<u32> {
+        items
+            .get(c)
+            .iter()
+            .enumerate()
+            .map(|(i, it)| it.costs[usize::from(asg.files[i])].base)
+            .collect()
+    };
+    let mut out = ByColor {
+        white: base(Color::White, a),
+        black: base(Color::Black, b),
+    };
+    for (p, &(w, k)) in pairs.iter().enumerate() {
+        if choice & 1 << p != 0 {
+            out.white[w] = items.white[w].costs[usize::from(a.files[w])].leave;
+        } else {
+            out.black[k] = items.black[k].costs[usize::from(b.files[k])].leave;
+        }
+    }
+    out
+}
+
+/// The taker's captures, one per unit of each item's charge, each as the files (a bit per file)
+/// where it can have landed: within `|f - g| + |f - e| <= c + free` of the start file `g` and an
+/// end file `e` (an item may have made up to `free` captures beyond its charge), and `free` more
+/// that can have landed anywhere (by a piece, a pawn no longer on the board, or an item beyond
+/// its charge).
+fn slots(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let c = charges[i];
+        if c == 0 {
+            continue;
+        }
+        let ends = match item.place {
+            Place::Board(sq) => 1u8 << sq.file() as u8,
+            Place::Promoted { squares, .. } => {
+                squares.into_iter().fold(0, |m, q| m | 1 << q.file() as u8)
+            }
+        };
+        let g = i32::from(asg.files[i]);
+        let mut mask = 0u8;
+        for f in 0..8i32 {
+            let reach = (0..8i32)
+                .filter(|e| ends & 1 << e != 0)
+                .any(|e| ((f - g).abs() + (f - e).abs()) as u32 <= c.saturating_add(free));
+            if reach {
+                mask |= 1 << f;
+            }
+        }
+        // At most eight dead pawns take a slot: more slots of one item change nothing.
+        for _ in 0..c.min(8) {
+            out.push(mask);
+        }
+    }
+    out.extend(std::iter::repeat_n(u8::MAX, free.min(8) as usize));
+    out
+}
+
+/// The victim's pawns that died as pawns: one per start file outside `used` from which no walk
+/// reaches a promotion square within `spare` captures, with the files (a bit per file) within
+/// `spare` of it where it can have died. The first of each pair is its start file's bit.
+fn dead_pawns(victim: Color, used: u8, spare: u32, walks: &Walks) -> Vec<(u8, u8)> {
+    let eighth = Bitboard::from_rank(victim.relative_rank(Rank::Eighth));
+    (0..8usize)
+        .filter(|&g| used & 1 << g == 0)
+        .filter(|&g| {
+            !eighth.into_iter().any(|q| {
+                let w = walks[g][usize::from(q)];
+                w != NO_WALK && u32::from(w) <= spare
+            })
+        })
+        .map(|g| {
+            let mask = (0..8usize)
+                .filter(|&f| (f as i64 - g as i64).unsigned_abs() <= u64::from(spare))
+                .fold(0u8, |m, f| m | 1 << f);
+            (1u8 << g, mask)
+        })
+        .collect()
+}
+
+/// Whether each dead pawn can be given its own slot whose files meet its files (augmenting
+/// paths).
+fn matches(dead: &[(u8, u8)], slots: &[u8]) -> bool {
+    fn augment(
+        u: usize,
+        dead: &[(u8, u8)],
+        slots: &[u8],
+        owner: &mut [Option<usize>],
+        seen: &mut Vec<bool>,
+    ) -> bool {
+        for (s, &mask) in slots.iter().enumerate() {
+            if seen[s] || mask & dead[u].1 == 0 {
+                continue;
+            }
+            seen[s] = true;
+            if owner[s].is_none_or(|o| augment(o, dead, slots, owner, seen)) {
+                owner[s] = Some(u);
+                return true;
+            }
+        }
+        false
+    }
+    if dead.len() > slots.len() {
+        return false;
+    }
+    let mut owner = vec![None; slots.len()];
+    (0..dead.len()).all(|u| {
+        let mut seen = vec![false; slots.len()];
+        augment(u, dead, slots, &mut owner, &mut seen)
+    })
+}
+
+/// The files of the mask `m` in words ("the e-file", "the b- and c-files").
+fn files_words(m: u8) -> String {
+    let names: Vec<String> = File::ALL
+        .into_iter()
+        .filter(|&f| m & 1 << f as u8 != 0)
+        .map(|f| format!("{}", f.char()))
+        .collect();
+    match names.as_slice() {
+        [] => "no file".to_string(),
+        [one] => format!("the {one}-file"),
+        [rest @ .., last] => format!("the {}- and {last}-files", rest.join("-, ")),
+    }
+}
+
+/// The [`ReasonCode::LedgerUnmatched`] reason for `taker`.
+fn reason(taker: Color, w: &Witness) -> Reason {
+    let victim = taker.other();
+    let dead_files = files_words(w.dead);
+    let passed = if w.passed {
+        ", once the pawns of both colours that passed each other on a file are charged the \
+         captures that let one of them by"
+    } else {
+        ""
+    };
+    let dead = w.dead.count_ones();
+    let (they, them, as_pawns) = if dead == 1 {
+        ("it was", "its file", "a pawn")
+    } else {
+        ("they were", "their files", "pawns")
+    };
+    let need = if w.free == 0 {
+        format!(
+            "need every one of them{passed}: its pieces captured nothing{}, and those \
+             captures landed only on {}",
+            if w.pens == 0 { "" } else { " else" },
+            files_words(w.landed)
+        )
+    } else {
+        format!(
+            "need all but {} of them{passed}, and those landed only on {}",
+            w.free,
+            files_words(w.landed)
+        )
+    };
+    let where_none = if w.free == 0 {
+        format!("where no {} capture landed", color_adj(taker))
+    } else {
+        format!(
+            "on {them}, where fewer {} captures can have landed than pawns died",
+            color_adj(taker)
+        )
+    };
+    let besides = if w.pens == 0 {
+        String::new()
+    } else {
+        format!(
+            " besides the {} its pieces made of originals shut in at home",
+            w.pens
+        )
+    };
+    Reason::new(
+        ReasonCode::LedgerUnmatched,
+        format!(
+            "{} made {} capture{}{besides}, and its pawns' walks from their start files {need}; but the \
+             {} pawn{} from {dead_files} can neither have promoted nor have left {them} with the \
+             captures {} has to spare, so {they} captured as {as_pawns} {where_none}",
+            color_name(taker),
+            w.captures,
+            plural(w.captures),
+            color_adj(victim),
+            plural(dead),
+            color_name(victim),
+        ),
+        Bitboard::EMPTY,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Move, Role};
+
+    use super::*;
+    use crate::{Analyzer, ReasonCode};
+
+    /// Analyses every position of `games` games of `game` with only the ledger deciding (the
+    /// accounting's and the matching's rules off, so that the ledger sees the positions they
+    /// would have settled too), asserting that it never calls one illegal; returns the positions.
+    fn never_false_on(games: u64, game: impl Fn(u64) -> retrace_testkit::Game) -> usize {
+        let mut analyzer = Analyzer::with_options(crate::AnalyzerOptions {
+            accounting: false,
+            matching: false,
+            ..crate::AnalyzerOptions::default()
+        });
+        let mut positions = 0;
+        for seed in 0..games {
+            for pos in game(seed)
+                .positions
+                .iter()
+                .map(retrace_testkit::retro_position)
+            {
+                positions += 1;
+                let a = analyzer.analyze(&pos);
+                assert!(
+                    !a.has(ReasonCode::LedgerUnmatched),
+                    "false illegal (seed {seed}): {} {:?}",
+                    pos.fen(),
+                    a.reasons
+                );
+            }
+        }
+        positions
+    }
+
+    /// Games where pawns capture, promote and step far more often than anything else moves, the
+    /// positions where a side's pawns can need every capture it made; the ledger weighs them and
+    /// must never call one illegal. `RETRACE_LEDGER_GAMES` sets the number of games for a longer
+    /// run by hand.
+    #[test]
+    fn never_false_on_pawn_capture_games() {
+        let weight = |_: &shakmaty::Chess, m: Move| match m {
+            Move::Normal {
+                promotion: Some(_), ..
+            } => 300,
+            Move::Normal {
+                role: Role::Pawn,
+                capture: Some(_),
+                ..
+            } => 400,
+            Move::Normal {
+                role: Role::Pawn, ..
+            } => 30,
+            Move::Normal {
+                capture: Some(_), ..
+            } => 2,
+            _ => 6,
+        };
+        let games = std::env::var("RETRACE_LEDGER_GAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(if cfg!(debug_assertions) { 20 } else { 3000 });
+        let before = WEIGHED.with(std::cell::Cell::get);
+        let positions = never_false_on(games, |seed| {
+            retrace_testkit::random_game_with(seed, 30 + (seed as usize * 13) % 170, weight)
+        });
+        let weighed = WEIGHED.with(std::cell::Cell::get) - before;
+        eprintln!("{positions} positions, {weighed} combinations weighed by the ledger");
+        // The matching of dead pawns with the pawns' captures really ran on legal positions.
+        assert!(cfg!(debug_assertions) || weighed > 100, "{weighed} weighed");
+    }
+
+    /// Plain random games.
+    #[test]
+    fn never_false_on_random_games() {
+        let games = if cfg!(debug_assertions) { 20 } else { 1000 };
+        never_false_on(games, |seed| {
+            retrace_testkit::random_game(seed, 40 + (seed as usize * 37) % 260)
+        });
+    }
+
+    #[test]
+    fn files_are_named_as_a_composer_would() {
+        assert_eq!(files_words(0b1_0000), "the e-file");
+        assert_eq!(files_words(0b110), "the b- and c-files");
+        assert_eq!(files_words(0b1100_0110), "the b-, c-, g- and h-files");
+    }
+
+    #[test]
+    fn a_dead_pawn_needs_a_slot_on_its_files() {
+        let dead = [(1 << 4, 1 << 4)];
+        assert!(!matches(&dead, &[0b110, 0b1100_0000]));
+        assert!(matches(&dead, &[0b110, 0b1_1000]));
+        // Two dead pawns on one file need two captures there.
+        let two = [(1 << 4, 1 << 4), (1 << 3, 1 << 4)];
+        assert!(!matches(&two, &[1 << 4, 0b11]));
+        assert!(matches(&two, &[1 << 4, 1 << 4]));
+    }
+}
