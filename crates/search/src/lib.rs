@@ -16,6 +16,7 @@ mod forward;
 mod pgn;
 mod proofgame;
 pub mod retractor;
+pub mod rights;
 mod table;
 
 use std::{
