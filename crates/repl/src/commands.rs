@@ -89,6 +89,19 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let store = load_cages(cages.as_deref())?;
             for_each_position(&position, |pos| check(pos, &store, prove, max_nodes))
         }
+        Some(Command::Rights {
+            position,
+            depth,
+            max_nodes,
+            cages,
+        }) => {
+            let params = retrace_search::rights::RightsParams {
+                depth,
+                max_nodes,
+                cancel: Some(interrupt_flag()),
+            };
+            crate::rights::run(&position, &params, &load_cages(cages.as_deref())?)
+        }
         Some(Command::Cage(CageCommand::Verify {
             fen,
             zone,

@@ -14,5 +14,6 @@ pub mod proof;
 pub mod proofgame;
 pub mod render;
 pub mod retractor;
+pub mod rights;
 pub mod script;
 pub mod session;
