@@ -98,6 +98,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let params = retrace_search::rights::RightsParams {
                 depth,
                 max_nodes,
+                total_nodes: max_nodes.saturating_mul(20),
                 cancel: Some(interrupt_flag()),
             };
             crate::rights::run(&position, &params, &load_cages(cages.as_deref())?)

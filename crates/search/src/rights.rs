@@ -23,13 +23,19 @@
 //! moves remain), and every set that is impossible only jointly (each of its proper subsets is
 //! possible): partial retro analysis, where "if White may castle O-O-O, Black's king has moved".
 
-use std::sync::{atomic::AtomicBool, Arc};
+use std::{
+    cell::Cell,
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc,
+    },
+};
 
 use retrace_legal::{CageStore, Reason};
 use retrace_unmove::{castling_squares, RetroPosition};
 use shakmaty::{Bitboard, CastlingSide, Color, Rank, Role, Square};
 
-use crate::{prove_within, LegalPruner, Proof};
+use crate::{prove_measured, LegalPruner, Proof};
 
 /// One castling right: a colour and a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,6 +250,10 @@ pub struct RightsParams {
     pub depth: u32,
     /// Nodes each search may visit.
     pub max_nodes: u64,
+    /// Nodes all the searches of one question may visit together (a position with four rights
+    /// and en passant captures asks up to a few hundred questions); once spent, what is left is
+    /// answered "possible" or "not proven" and the answer is incomplete.
+    pub total_nodes: u64,
     /// Stops the searches soon after it is set.
     pub cancel: Option<Arc<AtomicBool>>,
 }
@@ -253,6 +263,7 @@ impl Default for RightsParams {
         RightsParams {
             depth: 6,
             max_nodes: 200_000,
+            total_nodes: 4_000_000,
             cancel: None,
         }
     }
@@ -283,6 +294,7 @@ pub fn rights(pos: &RetroPosition, params: &RightsParams, cages: Option<&CageSto
             None => LegalPruner::new(),
         },
         cages,
+        spent: Cell::new(0),
     };
     let mut complete = true;
     let present: Vec<CastlingRight> = CastlingRight::ALL
@@ -387,6 +399,8 @@ struct Judge<'a, 'c> {
     params: &'a RightsParams,
     pruner: LegalPruner<'c>,
     cages: Option<&'c CageStore>,
+    /// Nodes the searches visited so far.
+    spent: Cell<u64>,
 }
 
 impl Judge<'_, '_> {
@@ -427,11 +441,11 @@ impl Judge<'_, '_> {
                 complete: true,
             };
         };
-        self.judge(&pos, &units)
+        self.judge(&pos, &units, self.params.depth)
     }
 
-    /// The static analysis, then the search for a history, of `pos`.
-    fn judge(&self, pos: &RetroPosition, units: &str) -> SetVerdict {
+    /// The static analysis, then the search for a history `depth` plies deep, of `pos`.
+    fn judge(&self, pos: &RetroPosition, units: &str, depth: u32) -> SetVerdict {
         let analysis = match self.cages {
             Some(store) => retrace_legal::analyze_thoroughly(pos, store),
             None => retrace_legal::analyze(pos),
@@ -443,14 +457,28 @@ impl Judge<'_, '_> {
                 complete: true,
             };
         }
-        let depth = self.params.depth;
-        match prove_within(
+        let left = self.params.total_nodes.saturating_sub(self.spent.get());
+        let cancelled = self
+            .params
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed));
+        if left == 0 || cancelled {
+            return SetVerdict {
+                impossible: None,
+                found: "not searched: the node budget is spent".to_owned(),
+                complete: false,
+            };
+        }
+        let (proof, nodes) = prove_measured(
             pos,
             depth,
             &self.pruner,
-            self.params.cancel.clone(),
-            Some(self.params.max_nodes),
-        ) {
+            Some(self.params.max_nodes.min(left)),
+            true,
+        );
+        self.spent.set(self.spent.get() + nodes);
+        match proof {
             Proof::History(line) => SetVerdict {
                 impossible: None,
                 found: format!(
@@ -515,7 +543,7 @@ impl Judge<'_, '_> {
             }
             let child = pos.retract(r);
             let text = pos.notation(r);
-            let verdict = self.judge(&child, &units);
+            let verdict = self.judge(&child, &units, self.params.depth.saturating_sub(1).max(1));
             complete &= verdict.complete;
             match verdict.impossible {
                 Some(why) => refuted.push(format!("{text}: {}", why.code)),

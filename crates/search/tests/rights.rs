@@ -302,7 +302,7 @@ fn no_right_a_published_game_keeps_is_called_impossible() {
     let params = RightsParams {
         depth: 4,
         max_nodes: 20_000,
-        cancel: None,
+        ..RightsParams::default()
     };
     let games = published_proof_games();
     assert!(games.len() >= 60, "{} games", games.len());
@@ -336,7 +336,7 @@ fn no_right_a_random_game_keeps_is_called_impossible() {
     let params = RightsParams {
         depth: 3,
         max_nodes: 5_000,
-        cancel: None,
+        ..RightsParams::default()
     };
     let mut positions = 0u64;
     let mut present = 0u64;
@@ -392,4 +392,21 @@ fn only_the_rights_on_the_board_are_asked_about() {
     let exclusive: Vec<String> = answer.exclusive.iter().map(|e| e.castling.fen()).collect();
     assert_eq!(exclusive, ["KQ"]);
     assert!(answer.complete);
+}
+
+/// With the node budget spent, the searches are skipped: the answer says it is incomplete, and
+/// keeps what the static analysis proves.
+#[test]
+fn a_spent_budget_makes_the_answer_incomplete_never_wrong() {
+    let pos = setup("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w - -", &[]);
+    let params = RightsParams {
+        total_nodes: 0,
+        ..RightsParams::default()
+    };
+    let answer = rights(&pos, &params, None);
+    assert!(!answer.complete);
+    assert_eq!(answer.sets.len(), 12);
+    let exclusive: Vec<String> = answer.exclusive.iter().map(|e| e.castling.fen()).collect();
+    assert_eq!(exclusive, ["kq"]);
+    assert!(rights(&pos, &RightsParams::default(), None).complete);
 }
