@@ -11,9 +11,9 @@ use std::time::Instant;
 use retrace_search::rights::{
     rights, CastlingRight, EpVerdict, RightSet, RightVerdict, Rights, RightsParams,
 };
-use retrace_testkit::{move_squares, published_proof_games, random_game, Game};
+use retrace_testkit::{move_squares, published_proof_games, random_game, random_game_with, Game};
 use retrace_unmove::RetroPosition;
-use shakmaty::{Bitboard, CastlingSide, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Position, Role, Square};
 
 #[derive(Debug, serde::Deserialize)]
 struct Problem {
@@ -342,6 +342,7 @@ fn no_right_a_random_game_keeps_is_called_impossible() {
     let mut present = 0u64;
     let mut impossible = 0u64;
     let mut proven = 0u64;
+    let mut candidates = 0u64;
     let mut wrong = Vec::new();
     let start = Instant::now();
     for seed in 0..games {
@@ -351,6 +352,7 @@ fn no_right_a_random_game_keeps_is_called_impossible() {
             let answer = rights(&bare(&game, plies), &params, None);
             positions += 1;
             present += answer.castling.len() as u64;
+            candidates += answer.en_passant.len() as u64;
             impossible += answer
                 .castling
                 .iter()
@@ -369,12 +371,78 @@ fn no_right_a_random_game_keeps_is_called_impossible() {
     }
     println!(
         "{games} games, {positions} positions in {:.1?}: {present} rights on the board, \
-         {impossible} proven impossible, {proven} e.p. captures proven, {} false claims",
+         {impossible} proven impossible, {candidates} e.p. captures on the board, {proven} \
+         proven, {} false claims",
         start.elapsed(),
         wrong.len()
     );
     assert!(wrong.is_empty(), "{wrong:#?}");
     assert!(present > 0, "no position had a castling right on the board");
+}
+
+/// Games whose kings and rooks almost never move (and whose other units capture and promote
+/// eagerly) keep their castling rights deep into the game, with much material gone: every
+/// right they keep, and every set of them, must stand.
+#[test]
+fn games_that_keep_their_rights_keep_them_in_the_answer() {
+    let games: u64 = std::env::var("RIGHTS_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .map_or(12, |n: u64| n / 4);
+    let weight = |_: &Chess, m: Move| match m {
+        Move::Castle { .. } => 1,
+        Move::Normal {
+            role: Role::King | Role::Rook,
+            ..
+        } => 1,
+        Move::Normal {
+            promotion: Some(_), ..
+        } => 200,
+        Move::Normal {
+            capture: Some(_), ..
+        } => 60,
+        Move::EnPassant { .. } => 400,
+        Move::Normal {
+            role: Role::Pawn, ..
+        } => 20,
+        _ => 10,
+    };
+    let params = RightsParams {
+        depth: 3,
+        max_nodes: 5_000,
+        ..RightsParams::default()
+    };
+    let mut kept_total = 0u64;
+    let mut positions = 0u64;
+    let mut wrong = Vec::new();
+    for seed in 0..games {
+        let game = random_game_with(0x6b65_6570 ^ seed, 100, weight);
+        for plies in 1..=game.moves.len() {
+            let kept = kept_rights(&game, plies);
+            if kept.is_empty() {
+                continue;
+            }
+            let answer = rights(&bare(&game, plies), &params, None);
+            positions += 1;
+            kept_total += u64::from(kept.len());
+            for w in false_claims(&answer, kept, double_step(&game, plies)) {
+                let fen = game.positions[plies].board().board_fen().to_string();
+                wrong.push(format!("seed {seed} ply {plies} ({fen}): {w}"));
+            }
+            if !answer.sets.iter().any(|s| s.castling == kept) {
+                wrong.push(format!(
+                    "seed {seed} ply {plies}: the kept set {} is not listed",
+                    kept.fen()
+                ));
+            }
+        }
+    }
+    println!(
+        "{games} games, {positions} positions, {kept_total} rights kept, {} false claims",
+        wrong.len()
+    );
+    assert!(kept_total > 0);
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
 /// A right whose king and rook are not at home is not asked about; the sets of the rights on the
