@@ -35,8 +35,10 @@ pub enum Command {
         #[arg(long, value_name = "NODES")]
         max_nodes: Option<u64>,
     },
-    /// Which castling rights and en passant captures the board allows, and which sets of
-    /// castling rights together (the FEN's castling and en passant fields are ignored).
+    /// Castling and en passant rights, and the sets of castling rights possible together.
+    ///
+    /// The board and side to move are those of the FEN; its castling and en passant fields are
+    /// ignored (they are what is asked).
     Rights {
         #[command(flatten)]
         position: PositionArgs,
