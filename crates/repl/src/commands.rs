@@ -59,7 +59,7 @@ pub(crate) fn interrupted() -> bool {
 }
 
 /// 130 after an interrupt, else success.
-fn exit_status() -> ExitCode {
+pub(crate) fn exit_status() -> ExitCode {
     if interrupted() {
         ExitCode::from(130)
     } else {

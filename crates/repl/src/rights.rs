@@ -2,7 +2,10 @@
 //! castling rights that may be kept together (partial retro analysis), as
 //! [`retrace_search::rights`] judges them.
 
-use std::process::ExitCode;
+use std::{
+    process::ExitCode,
+    sync::{atomic::AtomicBool, Arc},
+};
 
 use retrace_legal::CageStore;
 use retrace_search::rights::{rights, EpVerdict, RightVerdict, Rights, RightsParams};
@@ -39,15 +42,15 @@ pub fn run(
     };
     if args.fen != "-" {
         print_answer(&answer(&args.fen)?, args.json)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(crate::commands::exit_status());
     }
     crate::batch::run(args.json, args.jobs(), answer)
 }
 
 /// The REPL's `rights`: the current position without its castling rights and en passant square
-/// (its other marks kept).
+/// (its other marks kept); `cancel` (Ctrl-C) stops it after the search running.
 #[must_use]
-pub fn repl_text(pos: &RetroPosition, cages: &CageStore) -> String {
+pub fn repl_text(pos: &RetroPosition, cages: &CageStore, cancel: &Arc<AtomicBool>) -> String {
     let fen = without_rights(&pos.fen());
     let Ok(mut base) = RetroPosition::from_fen(&fen) else {
         return "the board does not set up without its rights".to_owned();
@@ -62,7 +65,11 @@ pub fn repl_text(pos: &RetroPosition, cages: &CageStore) -> String {
     for square in pos.promoted() {
         let _ = base.mark_promoted(square);
     }
-    render(&rights(&base, &RightsParams::default(), Some(cages))).text
+    let params = RightsParams {
+        cancel: Some(Arc::clone(cancel)),
+        ..RightsParams::default()
+    };
+    render(&rights(&base, &params, Some(cages))).text
 }
 
 /// The answer as JSON (the CLI contract's shape) and as text.

@@ -176,7 +176,7 @@ impl Session {
             "back" => return Err("back only follows a retraction into an illegal position".into()),
             "history" => self.history()?,
             "check" => self.check(),
-            "rights" => crate::rights::repl_text(self.position(), &self.cages),
+            "rights" => crate::rights::repl_text(self.position(), &self.cages, &hooks.cancel),
             "solve" => self.solve(rest, hooks)?,
             "prove" => self.prove(rest, hooks)?,
             "retractor" => self.retractor(rest, hooks)?,
