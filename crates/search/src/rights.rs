@@ -18,6 +18,34 @@
 //!   move: [`EpVerdict::Proven`] when every other last move leads to a position proven illegal
 //!   (and the double step itself does not).
 //!
+//! The composers' arguments, as they show in [`Why::code`] (each has a trigger, its colour swap and
+//! a near miss in `positions/rights.toml`, tested by `crates/search/tests/rights.rs`):
+//! - *the last move forced by a frozen king and rook*: with the right's units frozen, the side
+//!   that moved last has no unit left that can have made the move (`no_retraction`), or every
+//!   last move it has leads to a position proven illegal (`predecessors_illegal`), or every line of
+//!   retractions dies (`no_history`). Loyd 1859 (`r3k3/p1p5/Q3K3/8/8/8/8/8 w`): Black moved last;
+//!   the pawns a7 and c7 stand on their home squares, so never moved; so the king or the a8-rook
+//!   moved last, and Black's O-O-O is impossible. The near miss moves the c-pawn to c6: c7-c6 may
+//!   have been the last move. Dawson 1913 takes one ply more: with White's king and rook frozen,
+//!   White's last move was made by a unit Black then captured, and no black unit can have made
+//!   that capture.
+//! - *partial retro analysis*: the same argument with the units of two rights frozen at once, when
+//!   either alone leaves the side a unit to have moved last. With only its king, its two rooks and
+//!   pawns at home, the side that moved last moved the king or a rook: it keeps at most one of
+//!   O-O and O-O-O (`r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w`: `kq` exclusive; the near miss adds
+//!   a knight on b8, which may have moved last).
+//! - *the e.p. capture proven by the last move* (`no_last_move`): every last move but the double
+//!   step leads to a position proven illegal. Amelung 1897 (`7R/7p/5P1k/4PKpP/8/8/8/8 w`): the
+//!   black king cannot have come from g7, where the pawn on f6 checked it with no white move to
+//!   have given that check, nor from g6 or h5; h7 and g5 are the only other black units, and
+//!   g6-g5 would have left the white king in check from g6; so the last move was g7-g5. The near
+//!   miss takes the f6 pawn away: Kg7-h6 may have been the last move.
+//! - *tempo* and *captures a frozen rook cannot have made* are found as far as the static rules
+//!   (the parity rule, the capture accounting and matching, the rule on promotions past a frozen
+//!   king or rook) and the search reach with the units frozen; the deeper forms, where whole
+//!   pawn structures and promotion routes must be accounted for, are not found yet (Hazebrouck
+//!   1968, Kryštufek 1986 and Troitzky 1913 in `positions/rights.toml` are marked `unproven`).
+//!
 //! With several castling rights, [`rights`] also lists every set of them that may be kept together
 //! (each with the en passant capture proven given that set: with more units frozen, fewer last
 //! moves remain), and every set that is impossible only jointly (each of its proper subsets is

@@ -31,6 +31,8 @@ struct Problem {
     #[serde(default)]
     en_passant_proven: Option<String>,
     #[serde(default)]
+    en_passant_not_proven: Option<String>,
+    #[serde(default)]
     status: Option<String>,
 }
 
@@ -189,6 +191,21 @@ fn the_published_rights_problems_are_answered_as_their_composers_answer_them() {
                 p.exclusive.as_deref().map(letters).as_deref(),
                 ep,
             );
+            if let Some(ep) = &p.en_passant_not_proven {
+                let ep = if swapped {
+                    ep.parse::<Square>()
+                        .expect("a square")
+                        .flip_vertical()
+                        .to_string()
+                } else {
+                    ep.clone()
+                };
+                let listed = answer.en_passant.iter().find(|(s, _)| s.to_string() == ep);
+                assert!(
+                    matches!(listed, Some((_, EpVerdict::NotProven))),
+                    "{id}: e.p. {ep} must be on the board and not proven: {listed:?}"
+                );
+            }
             // Never the opposite of the composer's answer, solved or not.
             for letter in letters(&p.castling_possible) {
                 assert_ne!(
@@ -446,7 +463,8 @@ fn games_that_keep_their_rights_keep_them_in_the_answer() {
 }
 
 /// A right whose king and rook are not at home is not asked about; the sets of the rights on the
-/// board are listed, each jointly possible, with their supersets left out once a part is impossible.
+/// board are listed, each jointly possible, with their supersets left out once a part is
+/// impossible.
 #[test]
 fn only_the_rights_on_the_board_are_asked_about() {
     let white_only = setup("4k3/8/8/8/8/8/8/R3K2R b - -", &[]);
