@@ -66,7 +66,7 @@ fn run(positions: &[(String, RetroPosition)], way: Way) -> Figures {
 }
 
 fn corpus() -> Vec<(String, RetroPosition)> {
-    let dir = format!("{}/../../../shared/corpora", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/../../positions/corpora", env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
     for file in [
         "sherlock-legality.jsonl",

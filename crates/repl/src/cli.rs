@@ -1,4 +1,4 @@
-//! Command-line arguments, as `shared/design/cli-contract.md` fixes them.
+//! Command-line arguments, as `docs/cli.md` fixes them.
 
 use clap::{value_parser, Args, Parser, Subcommand};
 use shakmaty::{Color, Square};

@@ -24,3 +24,42 @@ fn cargo_doc_is_clean_with_warnings_denied() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The repository stands alone: no tracked text points into the developers' `shared/` folder,
+/// which a clone does not have. What users need (the rules of retraction, the cage format, the
+/// command line) lives in `docs/`.
+#[test]
+fn no_file_points_outside_the_repository() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let out = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output();
+    // A source tarball without git has nothing to list; the check is for checkouts.
+    let Ok(out) = out else { return };
+    if !out.status.success() {
+        return;
+    }
+    let needles = [
+        ["shared", "/design"].concat(),
+        ["shared", "/corpora"].concat(),
+        ["shared", "/seeds"].concat(),
+    ];
+    let mut found = Vec::new();
+    for name in out.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        let name = String::from_utf8_lossy(name);
+        let Ok(text) = std::fs::read_to_string(root.join(name.as_ref())) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            if needles.iter().any(|n| line.contains(n.as_str())) {
+                found.push(format!("{name}:{}: {line}", i + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "files point outside the repository:\n{}",
+        found.join("\n")
+    );
+}

@@ -23,7 +23,7 @@ fn notation_lines(p: &RetroPosition, lines: &[Vec<Retraction>]) -> Vec<String> {
 
 #[test]
 fn sparse_chass_problems_have_their_single_solution() {
-    // Positions and expected counts from Chass's problem tests (shared/corpora).
+    // Positions and expected counts from Chass's problem tests (positions/corpora).
     for (fen, depth, extra, expected) in [
         (
             "8/8/3r4/4K3/8/4kqpb/8/8 b - - 0 1",

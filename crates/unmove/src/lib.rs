@@ -3,7 +3,7 @@
 //! A [`RetroPosition`] is a board, the side that made the last move, and what retro play knows about
 //! the past (units that never moved, a double step that must be taken back next, units marked
 //! promoted, whether each side may uncapture). [`RetroPosition::retractions`] lists every legal
-//! retraction as `shared/design/retro-rules.md` defines it; [`RetroPosition::retract`] takes one
+//! retraction as `docs/retro-rules.md` defines it; [`RetroPosition::retract`] takes one
 //! back. Retractions are stored as the forward [`shakmaty::Move`] they undo, so any of them can be
 //! replayed forward by shakmaty to check it.
 //!

@@ -1,4 +1,4 @@
-//! A cage claim and its one-line file format (`shared/design/cli-contract.md`).
+//! A cage claim and its one-line file format (`docs/retro-rules.md`, "The cage file format").
 //!
 //! A line is the board field of the cage position (only the caged units), then optional fields
 //! separated by spaces: `zone=SQ,SQ,...`, `frozen=SQ,SQ,...`, `depth=N` and, a Retrace extension,
