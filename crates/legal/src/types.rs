@@ -143,6 +143,10 @@ reason_codes! {
     /// side's pawns, in every account of their start files, and its pieces' reach), by Hall's
     /// theorem.
     CaptureUnmatched = "capture_unmatched",
+    /// A promoted rook or queen on the board cannot have been promoted beside a king that never
+    /// moved (it would have checked it with no answer), and the promotion squares left need more
+    /// captures than the missing units allow.
+    PromotionCheckedFrozenKing = "promotion_checked_frozen_king",
 }
 
 impl ReasonCode {
@@ -278,6 +282,7 @@ mod tests {
             "closure",
             "captures_unaccounted",
             "capture_unmatched",
+            "promotion_checked_frozen_king",
         ];
         assert_eq!(codes, contract);
     }
