@@ -40,6 +40,11 @@
 //!   have given that check, nor from g6 or h5; h7 and g5 are the only other black units, and
 //!   g6-g5 would have left the white king in check from g6; so the last move was g7-g5. The near
 //!   miss takes the f6 pawn away: Kg7-h6 may have been the last move.
+//! - *a promotion the frozen king could not have answered* (`promotion_checked_frozen_king`, in
+//!   `retrace-legal`): a rook or queen on the board that can only have been promoted beside the
+//!   king a right freezes checked it there with no answer, so with the right the promotion had
+//!   nowhere to happen (Kryštufek 1986, once the a4-rook is known to be promoted; the trigger,
+//!   its colour swap and near misses are in the rule's own documentation).
 //! - *tempo* and *captures a frozen rook cannot have made* are found as far as the static rules
 //!   (the parity rule, the capture accounting and matching, the rule on promotions past a frozen
 //!   king or rook) and the search reach with the units frozen; the deeper forms, where whole

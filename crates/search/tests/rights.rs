@@ -22,6 +22,8 @@ struct Problem {
     #[serde(default)]
     frozen: Vec<String>,
     #[serde(default)]
+    promoted: Vec<String>,
+    #[serde(default)]
     castling_impossible: Vec<String>,
     #[serde(default)]
     castling_possible: Vec<String>,
@@ -51,10 +53,19 @@ fn problems() -> Vec<Problem> {
 
 /// The position of a problem, the given frozen units marked.
 fn setup(fen: &str, frozen: &[String]) -> RetroPosition {
+    setup_marked(fen, frozen, &[])
+}
+
+/// The position of a problem, the given frozen and promoted units marked.
+fn setup_marked(fen: &str, frozen: &[String], promoted: &[String]) -> RetroPosition {
     let mut pos = RetroPosition::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     for sq in frozen {
         let sq: Square = sq.parse().expect("a square");
         pos.mark_never_moved(sq).expect("a unit at home");
+    }
+    for sq in promoted {
+        let sq: Square = sq.parse().expect("a square");
+        pos.mark_promoted(sq).expect("a piece");
     }
     pos
 }
@@ -164,18 +175,19 @@ fn the_published_rights_problems_are_answered_as_their_composers_answer_them() {
             sq.flip_vertical().to_string()
         });
         let (swapped_fen, swapped_frozen) = swap(&p.fen, &p.frozen);
+        let (_, swapped_promoted) = swap(&p.fen, &p.promoted);
         let cases = [
-            (p.fen.clone(), p.frozen.clone(), false),
-            (swapped_fen, swapped_frozen, true),
+            (p.fen.clone(), p.frozen.clone(), p.promoted.clone(), false),
+            (swapped_fen, swapped_frozen, swapped_promoted, true),
         ];
-        for (fen, frozen, swapped) in cases {
+        for (fen, frozen, promoted, swapped) in cases {
             let letters = |v: &[String]| -> Vec<String> {
                 v.iter()
                     .map(|l| if swapped { swap_letters(l) } else { l.clone() })
                     .collect()
             };
             let start = Instant::now();
-            let answer = rights(&setup(&fen, &frozen), &params, None);
+            let answer = rights(&setup_marked(&fen, &frozen, &promoted), &params, None);
             let id = format!("{}{}", p.id, if swapped { " (colour swap)" } else { "" });
             println!("{id}: {:.2?}", start.elapsed());
             let ep = if swapped {
