@@ -24,8 +24,10 @@
 //!   ([`ReasonCode::ImpossibleParity`]), pens too small for their promoted units
 //!   ([`ReasonCode::CrowdedPromotionPen`]) or holding more originals than start in them
 //!   ([`ReasonCode::CrowdedHomePen`]), promotions forced after every capture of the other
-//!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), and promotions past a king or
-//!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]);
+//!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), promotions past a king or
+//!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]), and rooks or
+//!   queens that can only have been promoted beside a king that never moved, checking it with
+//!   no answer ([`ReasonCode::PromotionCheckedFrozenKing`]);
 //! - failing those, the pawns of both sides accounted for together, promoted units as pawns on
 //!   their promotion squares, with the captures that pawns of both colours that passed each
 //!   other on a file need ([`ReasonCode::CapturesUnaccounted`]), and the missing units of each

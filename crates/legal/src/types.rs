@@ -149,6 +149,10 @@ reason_codes! {
     /// died there, more of them than those captures and the few others can have taken (the
     /// history ledger, issue 25).
     LedgerUnmatched = "ledger_unmatched",
+    /// A promoted rook or queen on the board cannot have been promoted beside a king that never
+    /// moved (it would have checked it with no answer), and the promotion squares left need more
+    /// captures than the missing units allow.
+    PromotionCheckedFrozenKing = "promotion_checked_frozen_king",
 }
 
 impl ReasonCode {
@@ -285,6 +289,7 @@ mod tests {
             "captures_unaccounted",
             "capture_unmatched",
             "ledger_unmatched",
+            "promotion_checked_frozen_king",
         ];
         assert_eq!(codes, contract);
     }

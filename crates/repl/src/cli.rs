@@ -35,6 +35,24 @@ pub enum Command {
         #[arg(long, value_name = "NODES")]
         max_nodes: Option<u64>,
     },
+    /// Castling and en passant rights, and the sets of castling rights possible together.
+    ///
+    /// The board and side to move are those of the FEN; its castling and en passant fields are
+    /// ignored (they are what is asked).
+    Rights {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Plies of history each set of rights must have before it is called possible.
+        #[arg(long, value_name = "N", default_value_t = 6, value_parser = value_parser!(u32).range(1..=i64::from(MAX_SOLVE_DEPTH)))]
+        depth: u32,
+        /// Nodes each search may visit, and twenty times as many for all the searches of one
+        /// position (the answer says when one was cut short).
+        #[arg(long, value_name = "NODES", default_value_t = 200_000)]
+        max_nodes: u64,
+        /// Load user cages (each re-verified; an unverifiable one is an error).
+        #[arg(long, value_name = "FILE")]
+        cages: Option<std::path::PathBuf>,
+    },
     /// Work with user cages.
     #[command(subcommand)]
     Cage(CageCommand),

@@ -50,6 +50,21 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 check(setup, &store.clone(), prove, max_nodes, interrupt)
             })
         }
+        Some(Command::Rights {
+            position,
+            depth,
+            max_nodes,
+            cages,
+        }) => {
+            let params = retrace_search::rights::RightsParams {
+                depth,
+                max_nodes,
+                total_nodes: max_nodes.saturating_mul(20),
+                cancel: Some(interrupt.flag()),
+            };
+            let store = load_cages(cages.as_deref(), interrupt)?;
+            crate::rights::run(&position, &params, &store, interrupt)
+        }
         Some(Command::Cage(CageCommand::Verify {
             fen,
             zone,

@@ -14,5 +14,6 @@ pub mod lines;
 pub mod output;
 pub mod proofgame;
 pub mod retractor;
+pub mod rights;
 pub mod script;
 pub mod session;

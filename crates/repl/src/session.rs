@@ -202,6 +202,9 @@ impl Session {
             }
             Command::History => self.history()?,
             Command::Check => self.check(),
+            Command::Rights => {
+                crate::rights::repl_text(self.position(), &self.cages, &hooks.cancel)
+            }
             Command::Solve(request) => self.solve(&request, hooks),
             Command::Prove { depth, max_nodes } => self.prove(depth, max_nodes, hooks),
             Command::Retractor { kind, n, goal } => self.retractor(kind, n, goal, hooks)?,

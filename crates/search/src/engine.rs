@@ -191,7 +191,6 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     }
 
     /// Nodes visited so far.
-    #[cfg(feature = "bench")]
     pub fn nodes(&self) -> u64 {
         self.budget.nodes
     }

@@ -32,6 +32,7 @@ mod proofgame;
 mod prove;
 mod pruner;
 pub mod retractor;
+pub mod rights;
 mod solve;
 mod table;
 
@@ -42,7 +43,7 @@ pub use progress::{Phase, Progress};
 pub use proofgame::{proof_games, side_to_move_after, ProofGameParams, ProofGames};
 #[cfg(feature = "bench")]
 pub use prove::prove_measured;
-pub use prove::{prove, prove_within, Cut, Proof, Try};
+pub use prove::{prove, prove_counted, prove_within, Cut, Proof, Try};
 pub use pruner::{LegalPruner, NoPruning, Pruner, PROVE_CLOSURE_NODES, SEARCH_CAGE_LIMITS};
 pub use retractor::{
     solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,

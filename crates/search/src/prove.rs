@@ -114,6 +114,27 @@ pub fn prove_within<P: Pruner>(
     prove_in(pos, max_depth, &mut Search::new(pruner, params))
 }
 
+/// As [`prove_within`], with the nodes the search visited (so that callers asking several
+/// questions can share one node budget between them).
+pub fn prove_counted<P: Pruner>(
+    pos: &RetroPosition,
+    max_depth: u32,
+    pruner: &P,
+    cancel: Option<Arc<AtomicBool>>,
+    max_nodes: Option<u64>,
+) -> (Proof, u64) {
+    let params = SolveParams {
+        depth: 0,
+        extra: 0,
+        cancel,
+        max_nodes,
+        ..SolveParams::default()
+    };
+    let mut search = Search::new(pruner, params);
+    let proof = prove_in(pos, max_depth, &mut search);
+    (proof, search.nodes())
+}
+
 /// As [`prove_within`], with the nodes visited; `repetition_free: false` counts every line as a
 /// history, as the search did before issue 17 (unsound as evidence: for benchmarks and
 /// comparisons only, behind the `bench` feature).

@@ -14,6 +14,7 @@ mod forced_promotion;
 mod home_pen;
 mod locked;
 mod parity;
+mod promotion_check;
 mod promotion_pen;
 mod trapped;
 
@@ -24,7 +25,7 @@ use crate::reasons::Reasons;
 /// Appends the reasons of this module to `out`.
 /// Stops after the rule that settles `out` (a verdict-only sink with its reason).
 pub(crate) fn reasons(known: &Known<'_>, out: &mut Reasons) {
-    let rules: [fn(&Known<'_>, &mut Reasons); 8] = [
+    let rules: [fn(&Known<'_>, &mut Reasons); 9] = [
         |known, out| trapped::trapped_rooks(known.pos, out),
         crossing::crossed_pawns,
         colours::bishop_colours,
@@ -32,6 +33,7 @@ pub(crate) fn reasons(known: &Known<'_>, out: &mut Reasons) {
         promotion_pen::crowded_pens,
         forced_promotion::forced_promotions,
         castling::promotions,
+        promotion_check::promotion_checks,
         home_pen::crowded_home_pens,
     ];
     for rule in rules {

@@ -35,6 +35,8 @@ pub enum Command {
     Back,
     History,
     Check,
+    /// `rights`: the castling and en passant rights of the position.
+    Rights,
     Solve(SolveRequest),
     Prove {
         depth: u32,
@@ -144,6 +146,7 @@ impl Command {
             "back" => Command::Back,
             "history" => Command::History,
             "check" => Command::Check,
+            "rights" => Command::Rights,
             "solve" => Command::Solve(SolveRequest::parse_words(rest)?),
             "prove" => parse_prove(rest)?,
             "retractor" => parse_retractor(rest)?,
