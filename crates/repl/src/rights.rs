@@ -75,7 +75,6 @@ pub fn repl_text(pos: &RetroPosition, cages: &CageStore, cancel: &Arc<AtomicBool
 }
 
 /// The answer as JSON (the CLI contract's shape) and as text.
-#[must_use]
 pub fn render(answer: &Rights) -> Result<Answer, CliError> {
     let mut castling = Map::new();
     let mut text = String::new();
