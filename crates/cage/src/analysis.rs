@@ -18,17 +18,11 @@ pub fn analyze_with_cages(pos: &RetroPosition, store: &CageStore) -> Analysis {
     analysis
 }
 
-/// Whether [`analyze_with_cages`] finds `pos` illegal: [`retrace_legal::is_illegal`], or a cage
-/// of `store` that `pos` contains.
+/// Whether [`analyze_with_cages`] finds `pos` illegal, asked with `analyzer` (and its caches, so
+/// that a search asking at every node keeps one): [`Analyzer::is_illegal`], or a cage of `store`
+/// that `pos` contains.
 #[must_use]
-pub fn is_illegal_with_cages(pos: &RetroPosition, store: &CageStore) -> bool {
-    retrace_legal::is_illegal(pos) || (!store.is_empty() && !store.reasons(pos).is_empty())
-}
-
-/// [`is_illegal_with_cages`] with `analyzer` (and its caches): for a search that owns its
-/// analyser.
-#[must_use]
-pub fn is_illegal_with_cages_by(
+pub fn is_illegal_with_cages(
     analyzer: &mut Analyzer,
     pos: &RetroPosition,
     store: &CageStore,

@@ -55,9 +55,7 @@ mod store;
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{
-    analyze_thoroughly, analyze_with_cages, is_illegal_with_cages, is_illegal_with_cages_by,
-};
+pub use analysis::{analyze_thoroughly, analyze_with_cages, is_illegal_with_cages};
 pub use auto::{find_cage, AutoLimits, CageSearch, FoundCage};
 pub use carve::clusters;
 pub use closure::{closure, closure_without_tempo, CHECK_CLOSURE_NODES};

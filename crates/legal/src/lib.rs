@@ -67,8 +67,6 @@ mod statics;
 pub mod text;
 mod types;
 
-use std::cell::RefCell;
-
 use reasons::Reasons;
 use retrace_unmove::RetroPosition;
 use shakmaty::{Bitboard, ByColor, Color};
@@ -302,16 +300,9 @@ pub fn analyze(pos: &RetroPosition) -> Analysis {
     Analyzer::new().analyze(pos)
 }
 
-thread_local! {
-    /// The analyser of [`is_illegal`] on this thread. A search that asks at every node through
-    /// [`is_illegal`] (the pruner of `retrace-search`, through `retrace-cage`) reuses its caches;
-    /// one that owns an [`Analyzer`] asks [`Analyzer::is_illegal`] instead. The caches only speed
-    /// the answer up: it is the same whatever this thread analysed before.
-    static ANALYZER: RefCell<Analyzer> = RefCell::new(Analyzer::new());
-}
-
-/// Whether [`analyze`] finds `pos` illegal, with this thread's [`Analyzer`]: the answer a search
-/// asks at every node, made without the explanation (see [`Analyzer::is_illegal`]).
+/// Whether [`analyze`] finds `pos` illegal, with an [`Analyzer`] of its own and without the
+/// explanation: for one position; a search, which asks at every node, keeps an `Analyzer` and
+/// asks [`Analyzer::is_illegal`], reusing its caches.
 ///
 /// ```
 /// use retrace_legal::{analyze, is_illegal};
@@ -322,8 +313,5 @@ thread_local! {
 /// ```
 #[must_use]
 pub fn is_illegal(pos: &RetroPosition) -> bool {
-    ANALYZER.with(|a| match a.try_borrow_mut() {
-        Ok(mut analyzer) => analyzer.is_illegal(pos),
-        Err(_) => Analyzer::new().is_illegal(pos),
-    })
+    Analyzer::new().is_illegal(pos)
 }

@@ -1,10 +1,14 @@
 //! What the searches ask of the legality analysis: [`Pruner`], and [`LegalPruner`], the analysis of
 //! `retrace-legal` with its cages.
 
-use std::sync::{atomic::AtomicBool, Arc};
+use std::{
+    cell::RefCell,
+    fmt,
+    sync::{atomic::AtomicBool, Arc},
+};
 
 use retrace_cage::{closure, find_cage, AutoLimits, CageStore};
-use retrace_legal::Reason;
+use retrace_legal::{Analyzer, Reason};
 use retrace_unmove::RetroPosition;
 
 /// Decides that a position cannot occur in a game, so no line may pass through it.
@@ -106,16 +110,41 @@ impl Cages<'_> {
 ///
 /// What the cage attempts learn goes into the pruner's store, the caller's ([`LegalPruner::with_cages`])
 /// or its own ([`LegalPruner::new`], shared by its clones): no store outlives its owner, so a search
-/// answers the same whatever ran before it.
-#[derive(Clone, Debug)]
+/// answers the same whatever ran before it. The analyser whose caches the verdict at every node
+/// reuses is the pruner's own too (a clone starts with empty caches, which only cost time).
 pub struct LegalPruner<'c> {
     cages: Cages<'c>,
+    /// The analyser of [`Pruner::is_illegal`], its caches kept from node to node.
+    analyzer: RefCell<Analyzer>,
     /// Limits of the cage attempt; `None` turns it off.
     finding: Option<AutoLimits>,
     /// Nodes of the closure attempt; `None` turns it off.
     closure: Option<u64>,
     /// Whether the root's facts about units are marked on it ([`Pruner::mark_facts`]).
     facts: bool,
+}
+
+impl Clone for LegalPruner<'_> {
+    fn clone(&self) -> Self {
+        LegalPruner {
+            cages: self.cages.clone(),
+            analyzer: RefCell::new(Analyzer::new()),
+            finding: self.finding,
+            closure: self.closure,
+            facts: self.facts,
+        }
+    }
+}
+
+impl fmt::Debug for LegalPruner<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LegalPruner")
+            .field("cages", &self.cages)
+            .field("finding", &self.finding)
+            .field("closure", &self.closure)
+            .field("facts", &self.facts)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for LegalPruner<'static> {
@@ -142,6 +171,7 @@ impl<'c> LegalPruner<'c> {
     fn with(cages: Cages<'c>) -> LegalPruner<'c> {
         LegalPruner {
             cages,
+            analyzer: RefCell::new(Analyzer::new()),
             finding: Some(SEARCH_CAGE_LIMITS),
             closure: Some(PROVE_CLOSURE_NODES),
             facts: true,
@@ -176,7 +206,12 @@ impl<'c> LegalPruner<'c> {
 
 impl Pruner for LegalPruner<'_> {
     fn is_illegal(&self, pos: &RetroPosition) -> bool {
-        retrace_cage::is_illegal_with_cages(pos, self.cages.store())
+        let store = self.cages.store();
+        match self.analyzer.try_borrow_mut() {
+            Ok(mut analyzer) => retrace_cage::is_illegal_with_cages(&mut analyzer, pos, store),
+            // Asked again while answering (no rule does): a fresh analyser gives the same answer.
+            Err(_) => retrace_cage::is_illegal_with_cages(&mut Analyzer::new(), pos, store),
+        }
     }
 
     fn has_deep(&self) -> bool {
