@@ -48,11 +48,7 @@ fn exercise(pos: &RetroPosition) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 200 } else { 2_000 },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(retrace_testkit::arbitrary_config())]
 
     #[test]
     fn arbitrary_positions_never_panic(case in arbitrary_position()) {

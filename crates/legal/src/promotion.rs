@@ -402,6 +402,20 @@ pub(crate) fn min_captures(
         .filter(|&c| c != NONE)
 }
 
+/// The clause of a reason's message that says what the promotions cost: `found`, the fewest
+/// captures that let the pawns on the board and the promoted ones reach their squares, or `None`
+/// where no pawn can have walked to a square it promotes on.
+pub(crate) fn captures_needed_text(found: Option<u32>) -> String {
+    match found {
+        Some(c) => format!(
+            "the pawns on the board and the pawns that promoted need at least {c} capture{} to \
+             reach those squares",
+            crate::text::plural(c)
+        ),
+        None => "no pawn can have walked to a square it promotes on".into(),
+    }
+}
+
 /// One clause per demand for a reason's message, and the squares the clauses name.
 pub(crate) fn describe_demands(demands: &[Demand]) -> (Vec<String>, Bitboard) {
     let mut squares = Bitboard::EMPTY;

@@ -14,25 +14,9 @@ use support::{assert_illegal, assert_legal};
 /// `fen` with the board turned upside down and the colours swapped, Black to move for White.
 fn swapped(fen: &str) -> String {
     let mut fields = fen.split(' ');
-    let board: Vec<String> = fields
-        .next()
-        .unwrap_or_default()
-        .split('/')
-        .rev()
-        .map(|rank| {
-            rank.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let board = retrace_testkit::swapped_board(fields.next().unwrap_or_default());
     let turn = if fields.next() == Some("w") { "b" } else { "w" };
-    format!("{} {turn} - -", board.join("/"))
+    format!("{board} {turn} - -")
 }
 
 /// Asserts `fen` and its colour swap illegal with `code`; returns the first's message.

@@ -104,14 +104,7 @@ pub fn prove_within<P: Pruner>(
     cancel: Option<Arc<AtomicBool>>,
     max_nodes: Option<u64>,
 ) -> Proof {
-    let params = SolveParams {
-        depth: 0,
-        extra: 0,
-        cancel,
-        max_nodes,
-        ..SolveParams::default()
-    };
-    prove_in(pos, max_depth, &mut Search::new(pruner, params))
+    prove_counted(pos, max_depth, pruner, cancel, max_nodes).0
 }
 
 /// As [`prove_within`], with the nodes the search visited (so that callers asking several

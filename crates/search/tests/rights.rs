@@ -74,21 +74,7 @@ fn setup_marked(fen: &str, frozen: &[String], promoted: &[String]) -> RetroPosit
 /// with its frozen squares.
 fn swap(fen: &str, frozen: &[String]) -> (String, Vec<String>) {
     let fields: Vec<&str> = fen.split_whitespace().collect();
-    let board: Vec<String> = fields[0]
-        .split('/')
-        .rev()
-        .map(|rank| {
-            rank.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let board = retrace_testkit::swapped_board(fields[0]);
     let side = if fields[1] == "w" { "b" } else { "w" };
     let frozen = frozen
         .iter()
@@ -97,7 +83,7 @@ fn swap(fen: &str, frozen: &[String]) -> (String, Vec<String>) {
             sq.flip_vertical().to_string()
         })
         .collect();
-    (format!("{} {side} - -", board.join("/")), frozen)
+    (format!("{board} {side} - -"), frozen)
 }
 
 fn swap_letters(text: &str) -> String {

@@ -328,3 +328,36 @@ impl Coverage {
 
 mod arbitrary;
 pub use arbitrary::{arbitrary_position, well_formed_message, ArbitraryPosition};
+
+/// The board field of a FEN turned upside down with its colours swapped: the position seen from
+/// the other side, for a rule's colour-swap test.
+#[must_use]
+pub fn swapped_board(board: &str) -> String {
+    let ranks: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|rank| {
+            rank.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    ranks.join("/")
+}
+
+/// The proptest settings of the arbitrary-position tests: 2,000 cases in release builds, 200 in
+/// debug ones, and no failure files written into the source tree.
+#[must_use]
+pub fn arbitrary_config() -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: if cfg!(debug_assertions) { 200 } else { 2_000 },
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}

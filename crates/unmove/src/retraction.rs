@@ -74,16 +74,8 @@ impl Retraction {
     pub fn current_square(self) -> Square {
         match self.0 {
             Move::Castle { king, rook } => {
-                let side = if rook > king {
-                    CastlingSide::KingSide
-                } else {
-                    CastlingSide::QueenSide
-                };
-                let color = if king.rank() == shakmaty::Rank::First {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+                let side = CastlingSide::from_king_side(rook > king);
+                let color = Color::from_white(king.rank() == shakmaty::Rank::First);
                 side.king_to(color)
             }
             m => m.to(),

@@ -496,11 +496,7 @@ pub(super) mod test_switch {
         use proptest::prelude::*;
 
         proptest! {
-            #![proptest_config(ProptestConfig {
-                cases: if cfg!(debug_assertions) { 200 } else { 2_000 },
-                failure_persistence: None,
-                ..ProptestConfig::default()
-            })]
+            #![proptest_config(retrace_testkit::arbitrary_config())]
 
             #[test]
             fn arbitrary_positions_ungated(case in retrace_testkit::arbitrary_position()) {

@@ -42,7 +42,7 @@ use shakmaty::{attacks, Bitboard, Color, Rank, Square};
 
 use crate::known::Known;
 use crate::reasons::Reasons;
-use crate::text::{color_adj, color_name, plural, squares_text};
+use crate::text::{color_adj, color_name, squares_text};
 use crate::{
     geometry::{promotion_squares, Timed, TimedList},
     promotion::{self, Demand},
@@ -208,14 +208,7 @@ fn reason(
     }
     let missing = known.missing(them);
     let by_pieces = known.by_pieces(us);
-    let need = match found {
-        Some(c) => format!(
-            "the pawns on the board and the pawns that promoted need at least {c} capture{} to \
-             reach those squares",
-            plural(c)
-        ),
-        None => "no pawn can have walked to a square it promotes on".into(),
-    };
+    let need = promotion::captures_needed_text(found);
     Reason::new(
         ReasonCode::PromotionsNeedCaptures,
         format!(

@@ -28,7 +28,7 @@ use shakmaty::{attacks, Bitboard, Color, Rank, Role};
 
 use super::Known;
 use crate::reasons::Reasons;
-use crate::text::{color_adj, color_name, plural, squares_text};
+use crate::text::{color_adj, color_name, squares_text};
 use crate::{
     promotion::{self, Demand},
     statics::Statics,
@@ -108,14 +108,7 @@ fn reason(
     if let Some(king) = king {
         squares.add(king);
     }
-    let need = match found {
-        Some(c) => format!(
-            "the pawns on the board and the pawns that promoted need at least {c} capture{} to \
-             reach those squares",
-            plural(c)
-        ),
-        None => "no pawn can have walked to a square it promotes on".into(),
-    };
+    let need = promotion::captures_needed_text(found);
     Reason::new(
         ReasonCode::PromotionCheckedFrozenKing,
         format!(

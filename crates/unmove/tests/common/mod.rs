@@ -65,16 +65,8 @@ pub fn normalise(m: Move) -> Move {
 pub fn moved_now(m: Move) -> Bitboard {
     match m {
         Move::Castle { king, rook } => {
-            let side = if rook > king {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
-            let color = if king.rank() == shakmaty::Rank::First {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let side = CastlingSide::from_king_side(rook > king);
+            let color = Color::from_white(king.rank() == shakmaty::Rank::First);
             Bitboard::from_square(side.king_to(color)).with(side.rook_to(color))
         }
         m => Bitboard::from_square(m.to()),
