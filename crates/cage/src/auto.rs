@@ -12,8 +12,14 @@
 //!
 //! # Cost
 //! [`AutoLimits`] caps the units of a cluster tried and the nodes spent on one cluster and on all
-//! of them, so the attempt has a fixed worst case. It is meant for checking one position (the
-//! command line, the REPL), never for the search's pruner, which analyses every node.
+//! of them, so the attempt has a fixed worst case. Each claim is first given a flat search of a
+//! few dozen nodes (no sub-searches of parts of nodes): a claim that is no cage almost always
+//! shows a line home or away within them, for a tenth of the full verification's cost. A search
+//! that asks of many positions (the pruner, for the positions of lines it is about to accept)
+//! keeps a [`CageFinder`], which verifies each claim once: positions that differ only outside a
+//! cluster share its verdict. It is never asked at every node.
+
+use std::collections::HashMap;
 
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;
@@ -22,6 +28,7 @@ use super::carve::{claim, clusters, peel, Peeled};
 use super::failure::Failure;
 use super::format::Cage;
 use super::options::VerifyOptions;
+use super::search::verify_flat;
 use super::store::{verify_with, CageStore};
 use retrace_legal::{
     text::{color_name, squares_text},
@@ -60,6 +67,10 @@ impl Default for AutoLimits {
 /// How many more units a peeled core may have than a cluster (see [`peel`]): a core is what is
 /// left of a larger crowd, so it may be larger than the clusters worth trying whole.
 const CORE_EXTRA_UNITS: usize = 8;
+
+/// Nodes of the flat search that looks for a line out of a claim before its verification (see
+/// [`CageFinder::find`]).
+const PROBE_NODES: u64 = 64;
 
 /// A cluster of a position proven to be a cage by [`find_cage`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,7 +124,8 @@ impl FoundCage {
 pub struct CageSearch {
     /// The first cluster verified as a cage, if any.
     pub found: Option<FoundCage>,
-    /// Clusters whose verification was started.
+    /// Claims whose verification was started (not those settled by an earlier one of the same
+    /// [`CageFinder`]).
     pub tried: usize,
     /// Nodes expanded by all verifications.
     pub nodes: u64,
@@ -125,61 +137,154 @@ pub struct CageSearch {
 /// Sound: a cage is reported only when verified, so `found` proves `pos` illegal. Incomplete by
 /// design: clusters over the cap, cages that are a strict part of a cluster too large to verify
 /// in the budget, and illegality that is not a cage are all missed.
+///
+/// A search that asks of many positions keeps a [`CageFinder`] instead, which does not verify
+/// the same claim twice.
 #[must_use]
 pub fn find_cage(pos: &RetroPosition, limits: &AutoLimits, store: &CageStore) -> CageSearch {
-    let mut search = CageSearch {
-        found: None,
-        tried: 0,
-        nodes: 0,
-    };
-    for cluster in clusters(pos.board()) {
-        let units = cluster.count();
-        // A lone unit always gets away (it steps out of its zone, or a pawn steps home).
-        if units < 2 {
-            continue;
-        }
-        // The peeled cores first: smaller, and far cheaper to verify when one is the cage. A
-        // cluster that dissolves entirely is not tried.
-        // A cluster from which nothing peels is its own core, and gets the larger cap of cores.
-        let core_cap = limits.max_units + CORE_EXTRA_UNITS;
-        let (cores, cap) = match peel(pos.board(), cluster) {
-            Peeled::Dissolved => continue,
-            Peeled::Whole => (Vec::new(), core_cap),
-            Peeled::Cores(cores) => (cores, limits.max_units),
-        };
-        let cores = cores
-            .into_iter()
-            .filter(|c| c.count() >= 2 && c.count() <= core_cap);
-        let whole = (units <= cap).then_some(cluster);
-        for candidate in cores.chain(whole) {
-            let budget = limits
-                .cluster_nodes
-                .min(limits.total_nodes.saturating_sub(search.nodes));
-            if budget == 0 {
-                return search;
-            }
-            let Some(cage) = claim(pos, candidate) else {
-                continue;
-            };
-            let options = VerifyOptions {
-                max_nodes: budget,
-                hwa_only: false,
-                capture_charges: limits.capture_charges,
-            };
-            let v = verify_with(&cage, store, &options);
-            search.tried += 1;
-            search.nodes += v.nodes;
-            if v.verified() {
-                debug_assert_no_escape(&cage);
-                search.found = Some(FoundCage {
-                    cage,
-                    nodes: v.nodes,
-                });
-                return search;
-            }
-        }
+    CageFinder::new().find(pos, limits, store)
+}
+
+/// What became of a claim a [`CageFinder`] verified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tried {
+    /// Verified, in this many nodes.
+    Proven(u64),
+    /// Not proven whatever the budget: a line escaped (the board emptied, every unit got home),
+    /// the depth limit was reached, or the claim is malformed.
+    Failed,
+    /// The budget it was given (in nodes) ran out.
+    OutOfNodes(u64),
+}
+
+/// [`find_cage`] for a search that asks of many positions: it remembers what became of each
+/// claim it verified, so that positions which differ only outside a cluster (the same units on
+/// the same squares, with the same frozen units and capture bounds) share one verification.
+///
+/// A claim is the whole input of its verification but for what the store has learnt since, which
+/// only closes more branches: a claim that failed is not tried again with a budget no larger
+/// (a retry might now succeed, so skipping it loses power, never soundness), and a claim proven
+/// is reported again as proven, with the nodes of its verification. The memory is bounded: past
+/// [`CageFinder::MAX_CLAIMS`] claims it starts afresh.
+#[derive(Clone, Debug, Default)]
+pub struct CageFinder {
+    tried: HashMap<Cage, Tried>,
+}
+
+impl CageFinder {
+    /// The most claims remembered before the finder forgets them all (a few hundred bytes
+    /// each).
+    pub const MAX_CLAIMS: usize = 1 << 15;
+
+    /// A finder that remembers nothing yet.
+    #[must_use]
+    pub fn new() -> CageFinder {
+        CageFinder::default()
     }
-    search
+
+    /// Remembers what became of `cage`, forgetting everything first when full.
+    fn remember(&mut self, cage: Cage, tried: Tried) {
+        if self.tried.len() >= CageFinder::MAX_CLAIMS {
+            self.tried.clear();
+        }
+        self.tried.insert(cage, tried);
+    }
+
+    /// [`find_cage`], skipping the claims already settled (see the type's documentation).
+    #[must_use]
+    pub fn find(
+        &mut self,
+        pos: &RetroPosition,
+        limits: &AutoLimits,
+        store: &CageStore,
+    ) -> CageSearch {
+        let mut search = CageSearch {
+            found: None,
+            tried: 0,
+            nodes: 0,
+        };
+        for cluster in clusters(pos.board()) {
+            let units = cluster.count();
+            // A lone unit always gets away (it steps out of its zone, or a pawn steps home).
+            if units < 2 {
+                continue;
+            }
+            // The peeled cores first: smaller, and far cheaper to verify when one is the cage.
+            // A cluster that dissolves entirely is not tried. A cluster from which nothing peels
+            // is its own core, and gets the larger cap of cores.
+            let core_cap = limits.max_units + CORE_EXTRA_UNITS;
+            let (cores, cap) = match peel(pos.board(), cluster) {
+                Peeled::Dissolved => continue,
+                Peeled::Whole => (Vec::new(), core_cap),
+                Peeled::Cores(cores) => (cores, limits.max_units),
+            };
+            let cores = cores
+                .into_iter()
+                .filter(|c| c.count() >= 2 && c.count() <= core_cap);
+            let whole = (units <= cap).then_some(cluster);
+            for candidate in cores.chain(whole) {
+                let budget = limits
+                    .cluster_nodes
+                    .min(limits.total_nodes.saturating_sub(search.nodes));
+                if budget == 0 {
+                    return search;
+                }
+                let Some(cage) = claim(pos, candidate) else {
+                    continue;
+                };
+                match self.tried.get(&cage) {
+                    Some(&Tried::Proven(nodes)) => {
+                        search.found = Some(FoundCage { cage, nodes });
+                        return search;
+                    }
+                    Some(Tried::Failed) => continue,
+                    Some(&Tried::OutOfNodes(given)) if given >= budget => continue,
+                    _ => {}
+                }
+                let mut options = VerifyOptions {
+                    max_nodes: PROBE_NODES.min(budget),
+                    hwa_only: false,
+                    capture_charges: limits.capture_charges,
+                };
+                // A claim that is no cage usually lets its units walk home or away along the
+                // first lines the guided search tries: the flat search finds such a line without
+                // the sub-searches that prove parts of nodes dead, at a fraction of the cost.
+                let (probed, result) = verify_flat(&cage, store.known(), &options);
+                search.tried += 1;
+                search.nodes += probed;
+                if matches!(result, Err(Failure::AllHome | Failure::BoardEmpty)) {
+                    self.remember(cage, Tried::Failed);
+                    continue;
+                }
+                // The probe's nodes count in the claim's budget.
+                let rest = budget - probed;
+                if rest == 0 {
+                    self.remember(cage, Tried::OutOfNodes(budget));
+                    continue;
+                }
+                options.max_nodes = rest;
+                let v = verify_with(&cage, store, &options);
+                search.nodes += v.nodes;
+                let tried = match v.failure() {
+                    None => Tried::Proven(v.nodes),
+                    Some(Failure::NodeLimit(_)) => Tried::OutOfNodes(budget),
+                    Some(Failure::Cancelled) => continue,
+                    Some(_) => Tried::Failed,
+                };
+                if v.verified() {
+                    debug_assert_no_escape(&cage);
+                    self.remember(cage.clone(), tried);
+                    search.found = Some(FoundCage {
+                        cage,
+                        nodes: v.nodes,
+                    });
+                    return search;
+                }
+                self.remember(cage, tried);
+            }
+        }
+        search
+    }
 }
 
 /// In debug builds, verifies a cage the finder proved (with what the store had learnt) again from

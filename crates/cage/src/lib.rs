@@ -56,7 +56,7 @@ mod store;
 mod tests;
 
 pub use analysis::{analyze_thoroughly, analyze_with_cages, is_illegal_with_cages};
-pub use auto::{find_cage, AutoLimits, CageSearch, FoundCage};
+pub use auto::{find_cage, AutoLimits, CageFinder, CageSearch, FoundCage};
 pub use carve::clusters;
 pub use closure::{closure, closure_without_tempo, CHECK_CLOSURE_NODES};
 pub use failure::{Escape, Failure};

@@ -220,21 +220,23 @@ pub(crate) fn verify_deepest(
     (Verification::of(cage, outcome), Some(search.deepest))
 }
 
-/// The search of [`verify_deepest`] without reductions or pen cores, within `max_nodes`: it
+/// The search of [`verify_deepest`] without reductions or pen cores, within `options`: it
 /// closes nodes by its rules, its own expanded nodes and what `known` holds alone, which shows
-/// what the memo's learning does.
-#[cfg(test)]
-pub(crate) fn verify_flat(cage: &Cage, known: Known<'_>, max_nodes: u64) -> Result<(), Failure> {
-    let options = VerifyOptions {
-        max_nodes,
-        ..VerifyOptions::default()
-    };
-    let mut search = Search::new(cage, known, &options);
+/// what the memo's learning does, and finds the lines out of a claim that is no cage far more
+/// cheaply than the full search (see [`crate::CageFinder`]). Its result is its own: a line it
+/// finds out may pass through a node the full search would close by a reduction or a pen core.
+pub(crate) fn verify_flat(
+    cage: &Cage,
+    known: Known<'_>,
+    options: &VerifyOptions,
+) -> (u64, Result<(), Failure>) {
+    let mut search = Search::new(cage, known, options);
     search.nesting = MAX_NESTING;
-    match search.gen.root(cage) {
+    let result = match search.gen.root(cage) {
         None => Ok(()),
         Some(root) => search.explore(root, false),
-    }
+    };
+    (search.nodes, result)
 }
 
 /// The steps from the root to node `i` of a search graph given as (parent, step, depth).

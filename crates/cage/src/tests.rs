@@ -9,6 +9,14 @@ use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Move, Positi
 use super::format::{default_zone, INITIAL};
 use super::generator::{all_home, Generator, Kind, Node, State, Step};
 use super::search::verify_flat;
+
+/// The options of a flat verification within `max_nodes`.
+fn flat(max_nodes: u64) -> crate::options::VerifyOptions {
+    crate::options::VerifyOptions {
+        max_nodes,
+        ..crate::options::VerifyOptions::default()
+    }
+}
 use super::*;
 
 /// The step the search must generate for the real move `m` of `color`.
@@ -340,17 +348,17 @@ fn nodes_proven_once_close_every_node_containing_them() {
     let keym = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1").expect("claim");
     let budget = 20_000;
     assert_eq!(
-        verify_flat(&keym, CageStore::new().known(), budget),
+        verify_flat(&keym, CageStore::new().known(), &flat(budget)).1,
         Err(Failure::NodeLimit(budget))
     );
     let store = CageStore::new();
     let pen = Cage::parse_line("8/8/8/8/6P1/2PP1P2/1P2pPP1/4KR1R frozen=e1,h1").expect("claim");
     assert!(verify(&pen, &store).verified());
     assert!(store.is_empty());
-    assert_eq!(verify_flat(&keym, store.known(), budget), Ok(()));
+    assert_eq!(verify_flat(&keym, store.known(), &flat(budget)).1, Ok(()));
     let loose = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R").expect("claim");
     assert!(matches!(
-        verify_flat(&loose, store.known(), budget),
+        verify_flat(&loose, store.known(), &flat(budget)).1,
         Err(Failure::AllHome | Failure::BoardEmpty)
     ));
 }

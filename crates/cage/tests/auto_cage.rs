@@ -7,7 +7,7 @@
 //! build 4,000).
 
 use retrace_cage::analyze_thoroughly;
-use retrace_cage::{clusters, find_cage, AutoLimits, CageStore};
+use retrace_cage::{clusters, find_cage, AutoLimits, CageFinder, CageStore};
 use retrace_legal::{analyze, ReasonCode, Verdict};
 use retrace_testkit::{pos, random_game, retro_position};
 use retrace_unmove::RetroPosition;
@@ -87,6 +87,32 @@ fn hwa_rook_is_found_without_a_claim() {
         reason.squares.iter().copied().collect::<Bitboard>(),
         found.cage.board.occupied()
     );
+}
+
+#[test]
+fn a_finder_verifies_each_claim_once() {
+    let store = CageStore::new();
+    let limits = AutoLimits::default();
+    let mut finder = CageFinder::new();
+    // The rook cage, then the same cluster with the lone king elsewhere: the second position
+    // differs only outside the cluster, so its claim is the first's and is not verified again.
+    let first = finder.find(&pos(HWA_ROOK), &limits, &store);
+    let found = first.found.expect("the rook cage is found");
+    assert!(first.tried >= 1);
+    let moved = pos("3k4/8/8/8/8/6P1/4PPrP/7K w - -");
+    let second = finder.find(&moved, &limits, &store);
+    assert_eq!(second.tried, 0);
+    assert_eq!(second.nodes, 0);
+    assert_eq!(second.found, Some(found.clone()));
+    // A fresh finder proves the same from scratch: the memory saved work, not changed answers.
+    assert_eq!(find_cage(&moved, &limits, &CageStore::new()).found, Some(found));
+    // A near miss: without the pawn on g3 the rook walks out by g3, and no cage is found, the
+    // second time without verifying anything.
+    let open = pos("4k3/8/8/8/8/8/4PPrP/7K w - -");
+    assert!(finder.find(&open, &limits, &store).found.is_none());
+    let again = finder.find(&pos("3k4/8/8/8/8/8/4PPrP/7K w - -"), &limits, &store);
+    assert!(again.found.is_none());
+    assert_eq!(again.tried, 0);
 }
 
 #[test]

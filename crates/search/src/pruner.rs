@@ -7,7 +7,7 @@ use std::{
     sync::{atomic::AtomicBool, Arc},
 };
 
-use retrace_cage::{closure, find_cage, AutoLimits, CageStore};
+use retrace_cage::{closure, AutoLimits, CageFinder, CageStore};
 use retrace_legal::{Analyzer, Reason};
 use retrace_unmove::RetroPosition;
 
@@ -106,7 +106,7 @@ impl Cages<'_> {
 }
 
 /// Prunes with the static legality analysis of `retrace-legal` and the verified cages of a store,
-/// and tries the positions of candidate lines as cages ([`find_cage`]) as its costlier verdict.
+/// and tries the positions of candidate lines as cages ([`retrace_cage::find_cage`]) as its costlier verdict.
 ///
 /// What the cage attempts learn goes into the pruner's store, the caller's ([`LegalPruner::with_cages`])
 /// or its own ([`LegalPruner::new`], shared by its clones): no store outlives its owner, so a search
@@ -116,6 +116,8 @@ pub struct LegalPruner<'c> {
     cages: Cages<'c>,
     /// The analyser of [`Pruner::is_illegal`], its caches kept from node to node.
     analyzer: RefCell<Analyzer>,
+    /// The cage attempt of [`Pruner::deep_reason`], which verifies each claim once.
+    finder: RefCell<CageFinder>,
     /// Limits of the cage attempt; `None` turns it off.
     finding: Option<AutoLimits>,
     /// Nodes of the closure attempt; `None` turns it off.
@@ -129,6 +131,7 @@ impl Clone for LegalPruner<'_> {
         LegalPruner {
             cages: self.cages.clone(),
             analyzer: RefCell::new(Analyzer::new()),
+            finder: RefCell::new(CageFinder::new()),
             finding: self.finding,
             closure: self.closure,
             facts: self.facts,
@@ -172,6 +175,7 @@ impl<'c> LegalPruner<'c> {
         LegalPruner {
             cages,
             analyzer: RefCell::new(Analyzer::new()),
+            finder: RefCell::new(CageFinder::new()),
             finding: Some(SEARCH_CAGE_LIMITS),
             closure: Some(PROVE_CLOSURE_NODES),
             facts: true,
@@ -222,7 +226,12 @@ impl Pruner for LegalPruner<'_> {
         let limits = self.finding.as_ref()?;
         // Then a node some earlier proof learnt, anywhere in the position (the clusters the cage
         // attempt tries may cut it apart): a cage found names its units better.
-        find_cage(pos, limits, self.cages.store())
+        let store = self.cages.store();
+        let search = match self.finder.try_borrow_mut() {
+            Ok(mut finder) => finder.find(pos, limits, store),
+            Err(_) => CageFinder::new().find(pos, limits, store),
+        };
+        search
             .found
             .map(|f| f.reason())
             .or_else(|| self.cages.store().learnt_reason(pos))
