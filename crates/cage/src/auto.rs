@@ -256,13 +256,15 @@ impl CageFinder {
                     self.remember(cage, Tried::Failed);
                     continue;
                 }
-                // The probe's nodes count in the claim's budget.
-                let rest = budget - probed;
-                if rest == 0 {
+                // A probe that used the whole budget leaves nothing to verify with. Otherwise the
+                // verification gets the claim's whole budget (its results are remembered by
+                // claim and budget, see `verify_with`), and the probe's few nodes count in the
+                // total only.
+                if probed >= budget {
                     self.remember(cage, Tried::OutOfNodes(budget));
                     continue;
                 }
-                options.max_nodes = rest;
+                options.max_nodes = budget;
                 let v = verify_with(&cage, store, &options);
                 search.nodes += v.nodes;
                 let tried = match v.failure() {

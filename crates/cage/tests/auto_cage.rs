@@ -105,7 +105,10 @@ fn a_finder_verifies_each_claim_once() {
     assert_eq!(second.nodes, 0);
     assert_eq!(second.found, Some(found.clone()));
     // A fresh finder proves the same from scratch: the memory saved work, not changed answers.
-    assert_eq!(find_cage(&moved, &limits, &CageStore::new()).found, Some(found));
+    assert_eq!(
+        find_cage(&moved, &limits, &CageStore::new()).found,
+        Some(found)
+    );
     // A near miss: without the pawn on g3 the rook walks out by g3, and no cage is found, the
     // second time without verifying anything.
     let open = pos("4k3/8/8/8/8/8/4PPrP/7K w - -");

@@ -302,7 +302,7 @@ fn solve(
         return Err(err);
     }
     if jsonl {
-        output::solve_stream_summary(&found)
+        output::solve_stream_summary(pos, &found)
     } else {
         output::solve(pos, &found)
     }

@@ -86,6 +86,25 @@ struct Found {
     lines: Vec<Vec<Retraction>>,
     /// How many there were in all.
     count: u64,
+    /// Every solution's last move, kept or not, with its count.
+    by_last_move: Vec<(Retraction, u64)>,
+}
+
+impl Found {
+    /// Solutions that were all kept: `lines` from the position at `root`.
+    fn all(root: usize, pos: RetroPosition, lines: Vec<Vec<Retraction>>) -> Found {
+        let mut by_last_move = Vec::new();
+        for last in lines.iter().filter_map(|line| line.first()) {
+            retrace_search::tally_last_move(&mut by_last_move, *last);
+        }
+        Found {
+            root,
+            pos,
+            count: lines.len() as u64,
+            lines,
+            by_last_move,
+        }
+    }
 }
 
 /// One retractor session.
@@ -416,6 +435,7 @@ impl Session {
             pos,
             lines: found.lines,
             count,
+            by_last_move: found.by_last_move,
         });
         text.push_str(&self.solution_list());
         if !refuted.is_empty() {
@@ -446,12 +466,7 @@ impl Session {
         if !lines.is_empty() {
             text.push_str("(step K walks the main line of key K)\n");
         }
-        self.found = Some(Found {
-            root: self.current,
-            pos,
-            count: lines.len() as u64,
-            lines,
-        });
+        self.found = Some(Found::all(self.current, pos, lines));
         Ok(text.trim_end().to_owned())
     }
 
@@ -465,12 +480,7 @@ impl Session {
         let report = ProofReport::new(&pos, depth, &proof);
         let mut text = report.text();
         if let Proof::History(line) = proof {
-            self.found = Some(Found {
-                root: self.current,
-                pos,
-                lines: vec![line],
-                count: 1,
-            });
+            self.found = Some(Found::all(self.current, pos, vec![line]));
             text.push_str("\n(step 1 walks into it)");
         }
         text
@@ -505,12 +515,7 @@ impl Session {
         }
         // The games are kept before the file is written: a file that cannot be written loses
         // nothing found.
-        self.found = Some(Found {
-            root: self.current,
-            pos,
-            count: found.games.len() as u64,
-            lines: found.games,
-        });
+        self.found = Some(Found::all(self.current, pos, found.games));
         if let (Some(file), Some(pgn)) = (pgn_file, pgn) {
             if let Err(error) = self.write_file(file, &pgn) {
                 return Ok(Outcome::Partial { text, error });
@@ -526,8 +531,14 @@ impl Session {
         let Some(found) = self.found() else {
             return String::new();
         };
-        let lines =
-            render::solution_lines(&found.pos, &found.lines, found.count, SOLUTIONS_SHOWN, "");
+        let lines = render::solution_lines(
+            &found.pos,
+            &found.lines,
+            &found.by_last_move,
+            found.count,
+            SOLUTIONS_SHOWN,
+            "",
+        );
         match lines.trim_end() {
             "" => String::new(),
             lines => format!("\n{lines}"),

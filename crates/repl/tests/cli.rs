@@ -844,14 +844,16 @@ fn readme_shell_lines_run_as_pasted() {
 #[test]
 fn solutions_are_numbered_and_grouped_by_last_move() {
     // The layout itself is in the golden files (tests/golden.rs); here, that the summary
-    // counts every solution once.
+    // counts every solution found once.
     let kings = "4k3/8/8/8/8/8/8/4K3 w - -";
     let out = retrace(&["solve", kings, "--depth", "2"], "");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("   1. -1... Kd7-e8 -2.Kd1-e1\n"), "{text}");
     let groups = text
         .lines()
-        .find_map(|l| l.strip_prefix("by last move: "))
+        .find_map(|l| l.strip_prefix("by last move ("))
+        .and_then(|l| l.split_once("): "))
+        .map(|(_, groups)| groups)
         .expect("a summary");
     // Every solution is counted once, in a group named by its first retraction.
     let counted: usize = groups
@@ -864,11 +866,60 @@ fn solutions_are_numbered_and_grouped_by_last_move() {
                 .expect("a count")
         })
         .sum();
-    let solutions = text.lines().filter(|l| l.contains(". -1... ")).count();
+    // Every solution found: the first line's count, kept or not.
+    let solutions: usize = text
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a count");
     assert_eq!(counted, solutions, "{text}");
     // Lines one ply long share no last move: no summary.
     let out = retrace(&["solve", BRANDIS, "--depth", "1", "--no-auto-cages"], "");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("by last move"));
+}
+
+/// The summary by last move counts every solution found, not only the kept ones: it agrees with
+/// the solutions `--jsonl` streams, all of them, counted here one by one.
+#[test]
+fn the_summary_by_last_move_counts_every_solution_found() {
+    // Two rooks each side: 10,291 solutions two plies deep, far more than are kept.
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w - -";
+    let out = retrace(&["solve", fen, "--depth", "2", "--json"], "");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let count = doc["count"].as_u64().expect("count");
+    let kept = doc["solutions"].as_array().expect("solutions").len() as u64;
+    assert!(count > kept, "{count} solutions, {kept} kept");
+    let summary: Vec<(String, u64)> = doc["by_last_move"]
+        .as_array()
+        .expect("by_last_move")
+        .iter()
+        .map(|g| {
+            let last = g["move"].as_str().expect("move").to_owned();
+            (last, g["count"].as_u64().expect("count"))
+        })
+        .collect();
+    // Every solution streamed, tallied by its first retraction in the order first seen.
+    let out = retrace(&["solve", fen, "--depth", "2", "--jsonl"], "");
+    let mut tally: Vec<(String, u64)> = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a json line");
+        if let Some(solution) = v["solution"].as_array() {
+            let last = solution[0].as_str().expect("a retraction").to_owned();
+            match tally.iter_mut().find(|(m, _)| *m == last) {
+                Some((_, n)) => *n += 1,
+                None => tally.push((last, 1)),
+            }
+        }
+    }
+    assert_eq!(tally.iter().map(|(_, n)| n).sum::<u64>(), count);
+    assert_eq!(summary, tally);
+    // The text names as many last moves, and the count of one that is mostly not kept.
+    let text = retrace(&["solve", fen, "--depth", "2"], "");
+    let text = String::from_utf8_lossy(&text.stdout);
+    let heading = format!("by last move ({} last moves): ", tally.len());
+    assert!(text.contains(&heading), "{text}");
+    let (last, n) = tally.last().expect("a last move");
+    assert!(text.contains(&format!("{last}: {n} lines")), "{text}");
 }
 
 /// Shell completions and the man page come from the clap definitions, so they name every

@@ -52,6 +52,8 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     lines: Vec<Vec<Retraction>>,
     /// Solutions found, including those not kept in `lines`.
     count: u64,
+    /// Solutions found by their first retraction (see [`Solutions::by_last_move`]).
+    by_last_move: Vec<(Retraction, u64)>,
     line: Vec<Retraction>,
     /// Positions known to have (or not to have) a history of some length.
     history: Table,
@@ -155,6 +157,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             budget,
             lines: Vec::new(),
             count: 0,
+            by_last_move: Vec::new(),
             line: Vec::new(),
             history: Table::new(),
             onward: Table::new(),
@@ -178,6 +181,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         Solutions {
             lines: self.lines,
             count: self.count,
+            by_last_move: self.by_last_move,
             refuted: self.refuted,
             complete: !self.budget.stopped,
             nodes: self.budget.nodes,
@@ -635,6 +639,9 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         if remaining == 0 {
             if self.completes(pos, ply, lost) && !self.budget.stopped {
                 self.count += 1;
+                if let Some(&last) = self.line.first() {
+                    crate::solve::tally_last_move(&mut self.by_last_move, last);
+                }
                 if self.params.keep.is_none_or(|keep| self.lines.len() < keep) {
                     self.lines.push(self.line.clone());
                 }

@@ -48,4 +48,6 @@ pub use pruner::{LegalPruner, NoPruning, Pruner, PROVE_CLOSURE_NODES, SEARCH_CAG
 pub use retractor::{
     solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,
 };
-pub use solve::{solve, Refutation, SolutionSink, Solutions, SolveParams, DEFAULT_EXTRA};
+pub use solve::{
+    solve, tally_last_move, Refutation, SolutionSink, Solutions, SolveParams, DEFAULT_EXTRA,
+};

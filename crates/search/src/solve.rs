@@ -85,6 +85,10 @@ pub struct Solutions {
     pub lines: Vec<Vec<Retraction>>,
     /// How many solutions were found, kept or not.
     pub count: u64,
+    /// Every last move (first retraction) of a solution found, kept or not, with how many
+    /// solutions start with it, in the order each was first found: the answer to "what was the
+    /// last move?" whatever [`SolveParams::keep`] dropped.
+    pub by_last_move: Vec<(Retraction, u64)>,
     /// Candidates that died in a cage (the first few): a line that reached a caged position, or
     /// whose every history of the extra plies did.
     pub refuted: Vec<Refutation>,
@@ -94,6 +98,16 @@ pub struct Solutions {
     pub nodes: u64,
     /// Time the search took.
     pub elapsed: Duration,
+}
+
+/// Counts one more solution whose last move (first retraction) is `last` in `by_last` (see
+/// [`Solutions::by_last_move`]): a solution's last move is one of the root's retractions, which
+/// are few, so a scan does.
+pub fn tally_last_move(by_last: &mut Vec<(Retraction, u64)>, last: Retraction) {
+    match by_last.iter_mut().find(|(r, _)| *r == last) {
+        Some((_, n)) => *n += 1,
+        None => by_last.push((last, 1)),
+    }
 }
 
 /// Finds every sequence of `params.depth` retractions from `pos` after which `params.extra` more

@@ -176,10 +176,31 @@ pub fn perft(depth: u32, count: &PerftCount, elapsed_ms: f64) -> Result<Answer, 
 struct SolveDoc {
     solutions: Vec<Vec<String>>,
     count: u64,
+    by_last_move: Vec<LastMoveDoc>,
     refuted: Vec<RefutedDoc>,
     complete: bool,
     nodes: u64,
     elapsed_ms: f64,
+}
+
+/// A last move and how many solutions start with it.
+#[derive(Debug, Serialize)]
+struct LastMoveDoc {
+    #[serde(rename = "move")]
+    last: String,
+    count: u64,
+}
+
+/// Every last move of `found`'s solutions, kept or not, with its count.
+fn last_moves(pos: &RetroPosition, found: &Solutions) -> Vec<LastMoveDoc> {
+    found
+        .by_last_move
+        .iter()
+        .map(|&(last, count)| LastMoveDoc {
+            last: pos.notation(last),
+            count,
+        })
+        .collect()
 }
 
 /// A candidate that died in a cage: its line and why.
@@ -197,6 +218,7 @@ pub fn solve(pos: &RetroPosition, found: &Solutions) -> Result<Answer, CliError>
     text.push_str(&render::solution_lines(
         pos,
         &found.lines,
+        &found.by_last_move,
         found.count,
         KEPT_SOLUTIONS,
         ", not kept (--jsonl streams them all)",
@@ -209,6 +231,7 @@ pub fn solve(pos: &RetroPosition, found: &Solutions) -> Result<Answer, CliError>
             .map(|line| line_notation(pos, line))
             .collect(),
         count: found.count,
+        by_last_move: last_moves(pos, found),
         refuted: found
             .refuted
             .iter()
@@ -234,15 +257,17 @@ pub struct JsonlSolution {
 #[derive(Debug, Serialize)]
 struct JsonlSummary {
     count: u64,
+    by_last_move: Vec<LastMoveDoc>,
     complete: bool,
     nodes: u64,
     elapsed_ms: f64,
 }
 
 /// The summary `solve --jsonl` ends with (it has no text: the lines are the answer).
-pub fn solve_stream_summary(found: &Solutions) -> Result<Answer, CliError> {
+pub fn solve_stream_summary(pos: &RetroPosition, found: &Solutions) -> Result<Answer, CliError> {
     let doc = JsonlSummary {
         count: found.count,
+        by_last_move: last_moves(pos, found),
         complete: found.complete,
         nodes: found.nodes,
         elapsed_ms: found.elapsed.as_secs_f64() * 1e3,

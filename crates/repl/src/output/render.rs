@@ -6,7 +6,6 @@
 
 use std::fmt::Write as _;
 
-use indexmap::IndexMap;
 use retrace_legal::{
     text::{color_name, plural},
     Analysis,
@@ -62,19 +61,20 @@ pub fn solve_summary(found: &Solutions, cut: &str) -> String {
 }
 
 /// The solutions of a solve from `pos`, a line each (each ending in a newline): the summary by
-/// last move if two share one, then the first `shown` lines numbered, then how many more were
-/// found (`more` says what to do about them).
+/// last move (of every solution found, `by_last`) if two share one, then the first `shown` of
+/// the kept `lines` numbered, then how many more were found (`more` says what to do about them).
 #[must_use]
 pub fn solution_lines(
     pos: &RetroPosition,
     lines: &[Vec<Retraction>],
+    by_last: &[(Retraction, u64)],
     count: u64,
     shown: usize,
     more: &str,
 ) -> String {
     let mut text = String::new();
-    if let Some(groups) = by_last_move(pos, lines) {
-        let _ = writeln!(text, "by last move: {groups}");
+    if let Some(groups) = by_last_move(pos, by_last) {
+        let _ = writeln!(text, "{groups}");
     }
     for (i, line) in lines.iter().enumerate().take(shown) {
         if line.is_empty() {
@@ -146,21 +146,23 @@ pub fn numbered(pos: &RetroPosition, line: &[Retraction]) -> String {
     text
 }
 
-/// The lines grouped by their last move (the first retraction), in order of first appearance:
-/// `Kh2-h1: 1 line; h2xg3: 5 lines`; `None` when no two lines share a last move.
+/// The solutions grouped by their last move (the first retraction), in order of first
+/// appearance, with how many last moves there are: `by last move (2 last moves): Kh2-h1: 1
+/// line; h2xg3: 5 lines`; `None` when no two solutions share a last move. `by_last` counts every solution
+/// found, kept or not ([`Solutions::by_last_move`]).
 #[must_use]
-pub fn by_last_move(pos: &RetroPosition, lines: &[Vec<Retraction>]) -> Option<String> {
-    let mut groups: IndexMap<String, usize> = IndexMap::new();
-    for line in lines {
-        if let Some(&first) = line.first() {
-            *groups.entry(pos.notation(first)).or_default() += 1;
-        }
-    }
-    (!groups.is_empty() && groups.len() < lines.len()).then(|| {
-        groups
+pub fn by_last_move(pos: &RetroPosition, by_last: &[(Retraction, u64)]) -> Option<String> {
+    let solutions: u64 = by_last.iter().map(|(_, n)| n).sum();
+    (!by_last.is_empty() && (by_last.len() as u64) < solutions).then(|| {
+        let groups = by_last
             .iter()
-            .map(|(last, n)| format!("{last}: {n} line{}", plural(*n)))
+            .map(|&(last, n)| format!("{}: {n} line{}", pos.notation(last), plural(n)))
             .collect::<Vec<_>>()
-            .join("; ")
+            .join("; ");
+        format!(
+            "by last move ({} last move{}): {groups}",
+            by_last.len(),
+            plural(by_last.len())
+        )
     })
 }
