@@ -304,7 +304,12 @@ fn solve(
     if jsonl {
         output::solve_stream_summary(pos, &found)
     } else {
-        output::solve(pos, &found)
+        // Why an illegal position has no solution, said before the empty list of them.
+        let illegal = match found.count {
+            0 => retrace_cage::analyze_with_cages(pos, cages).reasons,
+            _ => Vec::new(),
+        };
+        output::solve(pos, &illegal, &found)
     }
 }
 

@@ -428,7 +428,14 @@ impl Session {
         params.progress = Some(&mut *hooks.progress);
         let found = solve(&pos, params, &request.pruner(&self.cages));
         let count = found.count;
-        let mut text = render::solve_summary(&found, " so far: the search was cut short");
+        let mut text = match count {
+            0 => render::illegal_text(&analyze_with_cages(&pos, &self.cages).reasons),
+            _ => String::new(),
+        };
+        text.push_str(&render::solve_summary(
+            &found,
+            " so far: the search was cut short",
+        ));
         let refuted = render::refutations_text(&pos, &found.refuted);
         self.found = Some(Found {
             root: self.current,
@@ -474,6 +481,10 @@ impl Session {
     /// earlier. A history found becomes solution 1, so `step 1` walks into it.
     fn prove(&mut self, depth: u32, max_nodes: Option<u64>, hooks: &mut Hooks<'_>) -> String {
         let pos = self.position().clone();
+        let illegal = analyze_with_cages(&pos, &self.cages).reasons;
+        if !illegal.is_empty() {
+            return render::illegal_text(&illegal).trim_end().to_owned();
+        }
         let pruner = LegalPruner::with_cages(&self.cages);
         let cancel = Some(Arc::clone(&hooks.cancel));
         let proof = prove_within(&pos, depth, &pruner, cancel, max_nodes);

@@ -922,6 +922,42 @@ fn the_summary_by_last_move_counts_every_solution_found() {
     assert!(text.contains(&format!("{last}: {n} lines")), "{text}");
 }
 
+/// `solve` says why an illegal position has no last move, with the analysis's reason, and the
+/// JSON carries it; a legal position gets no such sentence.
+#[test]
+fn solve_says_why_an_illegal_position_has_no_last_move() {
+    // Black made the last move, yet White's rook on a1 checks its king.
+    let illegal = "k7/8/8/8/8/8/8/R6K w - -";
+    let out = retrace(&["solve", illegal, "--depth", "1"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("the position is illegal"), "{text}");
+    assert!(text.contains("retracting_king_in_check"), "{text}");
+    assert!(text.contains("0 solutions"), "{text}");
+    let out = retrace(&["solve", illegal, "--depth", "1", "--json"], "");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc["illegal"][0]["code"], "retracting_king_in_check");
+    // The near miss: the same rook away from the king's file, and the position is legal.
+    let legal = "k7/8/8/8/8/8/8/1R5K w - -";
+    let out = retrace(&["solve", legal, "--depth", "1"], "");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("illegal"));
+    let out = retrace(&["solve", legal, "--depth", "1", "--json"], "");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc["illegal"], serde_json::json!([]));
+}
+
+/// Candidates that all die of the same cage get the cage's sentence once.
+#[test]
+fn one_cage_that_refutes_every_candidate_is_said_once() {
+    let out = retrace(&["solve", BRANDIS, "--depth", "1"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("form a cage").count(), 1, "{text}");
+    assert!(
+        text.contains("refuted by cages: after each of these, the units on"),
+        "{text}"
+    );
+    assert!(text.contains("      a2xPb3?\n"), "{text}");
+}
+
 /// Shell completions and the man page come from the clap definitions, so they name every
 /// subcommand and option as the parser knows them.
 #[test]

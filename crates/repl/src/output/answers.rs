@@ -174,6 +174,7 @@ pub fn perft(depth: u32, count: &PerftCount, elapsed_ms: f64) -> Result<Answer, 
 /// `solve`'s document.
 #[derive(Debug, Serialize)]
 struct SolveDoc {
+    illegal: Vec<ReasonDoc>,
     solutions: Vec<Vec<String>>,
     count: u64,
     by_last_move: Vec<LastMoveDoc>,
@@ -210,10 +211,19 @@ struct RefutedDoc {
     reason: ReasonDoc,
 }
 
-/// `solve`: the solutions kept (the rest counted), the candidates refuted by cages, and whether
-/// the search was complete.
-pub fn solve(pos: &RetroPosition, found: &Solutions) -> Result<Answer, CliError> {
-    let mut text = render::solve_summary(found, " (search cut short: there may be more)");
+/// `solve`: why the position itself is illegal (`illegal`, the analysis's reasons, empty when it
+/// proved nothing), the solutions kept (the rest counted), the candidates refuted by cages, and
+/// whether the search was complete.
+pub fn solve(
+    pos: &RetroPosition,
+    illegal: &[Reason],
+    found: &Solutions,
+) -> Result<Answer, CliError> {
+    let mut text = render::illegal_text(illegal);
+    text.push_str(&render::solve_summary(
+        found,
+        " (search cut short: there may be more)",
+    ));
     text.push('\n');
     text.push_str(&render::solution_lines(
         pos,
@@ -225,6 +235,7 @@ pub fn solve(pos: &RetroPosition, found: &Solutions) -> Result<Answer, CliError>
     ));
     text.push_str(&render::refutations_text(pos, &found.refuted));
     let doc = SolveDoc {
+        illegal: illegal.iter().map(ReasonDoc::from).collect(),
         solutions: found
             .lines
             .iter()

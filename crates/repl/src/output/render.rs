@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use retrace_legal::{
     text::{color_name, plural},
-    Analysis,
+    Analysis, Reason,
 };
 use retrace_search::{line_notation, Refutation, Solutions};
 use retrace_unmove::{Retraction, RetroPosition};
@@ -98,18 +98,51 @@ pub fn solution_lines(
 /// The most refuted candidates an answer explains.
 const REFUTATIONS_SHOWN: usize = 10;
 
+/// Why a position a solve or a proof was asked about has no last move at all: the reasons the
+/// analysis proved it illegal with, before any search, a line each after a heading; empty when
+/// it proved nothing.
+#[must_use]
+pub fn illegal_text(reasons: &[Reason]) -> String {
+    let mut text = String::new();
+    if reasons.is_empty() {
+        return text;
+    }
+    text.push_str("the position is illegal, so no move can have led to it:\n");
+    for r in reasons {
+        let _ = writeln!(text, "  {r}");
+    }
+    text
+}
+
 /// The candidates of a solve that died in a cage, as a composer would write them: each line up to
-/// the move that reached the caged position, a `?`, and why. Empty when none died.
+/// the move that reached the caged position, a `?`, and why; when every one died for the same
+/// reason, the reason once and the lines after it. Empty when none died.
 #[must_use]
 pub fn refutations_text(pos: &RetroPosition, refuted: &[Refutation]) -> String {
     let mut text = String::new();
-    if refuted.is_empty() {
+    let Some(first) = refuted.first() else {
         return text;
+    };
+    let shared = refuted.len() > 1
+        && refuted
+            .iter()
+            .all(|r| r.reason.message == first.reason.message);
+    if shared {
+        let _ = writeln!(
+            text,
+            "refuted by cages: after each of these, {}",
+            first.reason.message
+        );
+    } else {
+        text.push_str("refuted by cages:\n");
     }
-    text.push_str("refuted by cages:\n");
     for r in refuted.iter().take(REFUTATIONS_SHOWN) {
         let line = line_notation(pos, &r.line).join(" ");
-        let _ = writeln!(text, "      {line}? after it, {}", r.reason.message);
+        if shared {
+            let _ = writeln!(text, "      {line}?");
+        } else {
+            let _ = writeln!(text, "      {line}? after it, {}", r.reason.message);
+        }
     }
     if refuted.len() > REFUTATIONS_SHOWN {
         let _ = writeln!(
