@@ -22,6 +22,59 @@ pub fn fen_error_text(err: &shakmaty::fen::ParseFenError) -> &'static str {
     }
 }
 
+/// What is wrong with `board`, a FEN's board field that shakmaty refused, pointing at the rank
+/// and the character: the number of ranks, a character that is no piece letter or digit, a rank
+/// of more or fewer than 8 squares. `None` when no such fault is found (the general sentence of
+/// [`fen_error_text`] then stands).
+#[must_use]
+pub fn board_field_error(board: &str) -> Option<String> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    for (i, written) in ranks.iter().enumerate().take(8) {
+        // The first rank written is the 8th.
+        let number = 8 - i;
+        // As the message quotes it: escaped, and cut short past a rank's longest sensible form.
+        let rank: String = written
+            .chars()
+            .take(16)
+            .flat_map(char::escape_debug)
+            .collect();
+        let mut squares = 0;
+        for c in written.chars() {
+            match c {
+                '1'..='8' => squares += c as usize - '0' as usize,
+                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
+                    squares += 1
+                }
+                '~' => {}
+                '0' | '9' => {
+                    return Some(format!(
+                        "rank {number} ('{rank}'): '{c}' is no count of empty squares (1 to 8)"
+                    ))
+                }
+                _ => {
+                    return Some(format!(
+                        "rank {number} ('{rank}'): '{}' is no piece letter (KQRBNP for White, \
+                         kqrbnp for Black) or digit",
+                        c.escape_debug()
+                    ))
+                }
+            }
+        }
+        if squares != 8 {
+            return Some(format!(
+                "rank {number} ('{rank}') has {squares} squares, not 8"
+            ));
+        }
+    }
+    (ranks.len() != 8).then(|| {
+        format!(
+            "the board field has {} rank{} separated by '/', not 8",
+            ranks.len(),
+            if ranks.len() == 1 { "" } else { "s" }
+        )
+    })
+}
+
 /// What a FEN with a seventh field is told.
 pub const TOO_MANY_FIELDS: &str =
     "more than six fields: a FEN has the board, the side to move, castling, en passant, the \
@@ -143,5 +196,49 @@ impl std::fmt::Display for ColorName {
             Color::White => "white",
             Color::Black => "black",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::board_field_error;
+
+    #[test]
+    fn a_board_field_error_names_the_rank_and_the_character() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        assert_eq!(board_field_error(start), None);
+        // Promoted marks and a last rank written short of nothing are fine too.
+        assert_eq!(board_field_error("4k3/8/8/8/8/8/8/3Q~K3"), None);
+        let cases = [
+            (
+                "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+                "rank 7 ('ppppppppp') has 9 squares",
+            ),
+            (
+                "rnbqkbnr/pppppppx/8/8/8/8/PPPPPPPP/RNBQKBNR",
+                "rank 7 ('pppppppx'): 'x' is no piece",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP",
+                "has 7 ranks separated by '/', not 8",
+            ),
+            ("8/8/8/8/8/8/8/8/8", "has 9 ranks"),
+            (
+                "8/8/9/8/8/8/8/8",
+                "rank 6 ('9'): '9' is no count of empty squares",
+            ),
+            ("8/8/8/8/8/8/8/7", "rank 1 ('7') has 7 squares, not 8"),
+            (
+                "8/8/8/8/8/8/8/7\u{1b}",
+                "rank 1 ('7\\u{1b}'): '\\u{1b}' is no piece",
+            ),
+        ];
+        for (board, expected) in cases {
+            let message = board_field_error(board).expect("a fault");
+            assert!(message.contains(expected), "{board}: {message}");
+        }
+        // A huge rank is quoted cut short.
+        let long = format!("{}/8/8/8/8/8/8/8", "p".repeat(10_000));
+        assert!(board_field_error(&long).expect("a fault").len() < 100);
     }
 }

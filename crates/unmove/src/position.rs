@@ -107,8 +107,16 @@ impl RetroPosition {
             return Err(SetupError::Fen(crate::error::TOO_MANY_FIELDS.into()));
         }
         let known = known_fields(text);
-        let fen = Fen::from_ascii(known.as_bytes())
-            .map_err(|e| SetupError::Fen(crate::error::fen_error_text(&e).into()))?;
+        let fen = Fen::from_ascii(known.as_bytes()).map_err(|e| {
+            let board = text.split_ascii_whitespace().next().unwrap_or_default();
+            let pointed = match e {
+                shakmaty::fen::ParseFenError::InvalidBoard => {
+                    crate::error::board_field_error(board)
+                }
+                _ => None,
+            };
+            SetupError::Fen(pointed.unwrap_or_else(|| crate::error::fen_error_text(&e).into()))
+        })?;
         let setup = fen.as_setup();
         if setup.pockets.is_some() {
             return Err(SetupError::Fen(

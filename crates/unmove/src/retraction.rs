@@ -132,6 +132,11 @@ impl fmt::Display for Retraction {
     }
 }
 
+/// What a move written short (SAN, one square) is told: retro notation names both squares.
+const SAN_HINT: &str = "a retraction names both squares, as in Kb2-a1, e2-e4 or Rh1xNh8 (the \
+                        move taken back, the unit it captured named): short notation like Ka1 or \
+                        Nxf3 does not say where the unit came from";
+
 fn syntax(text: &str, why: &'static str) -> NotationError {
     NotationError::Syntax {
         // Escaped so the message stays one line whatever the input holds (a newline, a tab).
@@ -223,13 +228,21 @@ fn parse(text: &str, color: Color) -> Result<Retraction, NotationError> {
             Some(role) => role,
         },
     };
-    let from = r
-        .square()
-        .ok_or_else(|| syntax(text, "expected the square the unit came from"))?;
+    let from = r.square().ok_or_else(|| {
+        // `Nxf3`, `exd5`: a capture written short (SAN) names no square it came from.
+        let rest = &r.bytes[r.pos..];
+        match rest {
+            [b'x' | b':', ..] | [b'a'..=b'h', b'x' | b':', ..] => syntax(text, SAN_HINT),
+            _ => syntax(text, "expected the square the unit came from"),
+        }
+    })?;
     let capturing = if r.eat(b'x') || r.eat(b':') {
         true
     } else if r.eat(b'-') {
         false
+    } else if r.peek().is_none() {
+        // `Ka1`, `e4`: one square only, as SAN writes a move.
+        return Err(syntax(text, SAN_HINT));
     } else {
         return Err(syntax(text, "expected '-' or 'x' after the first square"));
     };

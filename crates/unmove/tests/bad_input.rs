@@ -374,3 +374,23 @@ proptest! {
         }
     }
 }
+
+/// A move written short (SAN: one square, as in `Ka1`, `e4` or `Nxf3`) is told that a retraction
+/// names both squares; a typo in long notation keeps the message that points at it.
+#[test]
+fn short_notation_gets_a_hint_of_retro_notation() {
+    for text in ["Ka1", "e4", "Nxf3", "exd5", "Qh5+"] {
+        let message = Retraction::parse(text, Color::White)
+            .expect_err(text)
+            .to_string();
+        assert!(message.contains("names both squares"), "{text}: {message}");
+    }
+    let message = Retraction::parse("Kb2a1", Color::White)
+        .expect_err("no separator")
+        .to_string();
+    assert!(
+        message.contains("expected '-' or 'x' after the first square"),
+        "{message}"
+    );
+    assert!(Retraction::parse("Kb2-a1", Color::White).is_ok());
+}
