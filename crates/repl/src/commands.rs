@@ -163,6 +163,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Retractor(args)) => {
+            interrupt.heed();
             crate::retractor::answer(&args, interrupt.flag())?.print(args.json)?;
             Ok(interrupt.status())
         }
@@ -246,6 +247,7 @@ fn check(
     let analysis = retrace_cage::analyze_thoroughly(pos, cages);
     let report = prove.filter(|_| analysis.reasons.is_empty()).map(|depth| {
         let pruner = retrace_search::LegalPruner::with_cages(cages);
+        interrupt.heed();
         let proof =
             retrace_search::prove_within(pos, depth, &pruner, Some(interrupt.flag()), max_nodes);
         ProofReport::new(pos, depth, &proof)
@@ -261,6 +263,7 @@ fn perft(
     interrupt: &Interrupt,
 ) -> Result<Answer, CliError> {
     let start = Instant::now();
+    interrupt.heed();
     let cancel = interrupt.flag();
     let limit = PerftLimit {
         max_nodes,
@@ -293,6 +296,7 @@ fn solve(
         written.map_err(|e| write_error = Some(e)).is_ok()
     };
     let keep = if jsonl { 0 } else { KEPT_SOLUTIONS };
+    interrupt.heed();
     let mut params = request.params(facts, interrupt.flag(), keep);
     if jsonl {
         params.on_solution = Some(&mut stream);
@@ -320,6 +324,7 @@ fn load_cages(file: Option<&Path>, interrupt: &Interrupt) -> Result<CageStore, C
         return Ok(CageStore::new());
     };
     let text = read_text_file(file, "cage file").map_err(CliError::BadInput)?;
+    interrupt.heed();
     let cancel = interrupt.flag();
     let budget = retrace_cage::LoadBudget {
         cancel: Some(&cancel),
@@ -378,6 +383,7 @@ fn cage_verify(
         max_nodes: claim.max_nodes,
         ..retrace_cage::VerifyOptions::default()
     };
+    interrupt.heed();
     let cancel = interrupt.flag();
     let verification = retrace_cage::verify_cancellable(&cage, store, &options, Some(&cancel));
     output::cage_verify(&cage, &verification)
@@ -405,6 +411,8 @@ fn proofgame_command(
             cancel: Some(interrupt.flag()),
             ..retrace_search::ProofGameParams::default()
         };
+        // The search looks at the flag: after Ctrl-C it returns what it found, to be printed.
+        interrupt.heed();
         let found = proofgame::search(pos, request, cages, params);
         let answer = output::proofgame::answer(pos, request.plies, &found)?;
         if pgn_file.is_some() {

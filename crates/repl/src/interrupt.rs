@@ -62,6 +62,14 @@ impl Interrupt {
         interrupt
     }
 
+    /// Says that the work about to run looks at the flag (a search given it as its cancel flag)
+    /// and prints what it found once it returns: after Ctrl-C the handler then gives it
+    /// [`BACKSTOP`] to do so rather than [`GRACE`], as for a run that [noticed](Interrupt::notice)
+    /// the interrupt.
+    pub fn heed(&self) {
+        self.noticed.store(true, Ordering::Relaxed);
+    }
+
     /// Sets the flag, as Ctrl-C does.
     pub fn set(&self) {
         self.flag.store(true, Ordering::Relaxed);

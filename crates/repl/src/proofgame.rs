@@ -4,6 +4,7 @@
 //! The subcommand and the REPL command share the parsing of the length, the search and the
 //! report; only where the position comes from and where the answer goes differ.
 
+use crate::args::KEPT_SOLUTIONS;
 use retrace_cage::CageStore;
 use retrace_legal::text::color_name;
 use retrace_search::{
@@ -110,6 +111,7 @@ pub fn search(
     let params = ProofGameParams {
         plies: request.plies,
         max_solutions: request.max,
+        keep: Some(KEPT_SOLUTIONS),
         max_nodes: request.max_nodes,
         exact_castling: request.exact_castling,
         ..params

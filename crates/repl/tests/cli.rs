@@ -495,6 +495,24 @@ fn ctrl_c_during_solve_prints_what_was_found_and_exits_130() {
     assert!(doc["nodes"].as_u64().is_some_and(|n| n > 0));
 }
 
+/// Ctrl-C during a proof-game search prints the games found so far (the first 1,000 kept, all
+/// counted) marked incomplete, and exits 130: the search heeds the flag, so the handler waits for
+/// the answer instead of cutting the process off.
+#[test]
+fn ctrl_c_during_proofgame_prints_what_was_found_and_exits_130() {
+    // Eight moves a side back to the initial array: knights' round trips, hundreds of thousands
+    // of games, far more than 0.8 s of search.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let out = interrupted(&["proofgame", start, "--plies", "16", "--json"]);
+    assert_eq!(out.status.code(), Some(130));
+    let doc = json(&out);
+    assert_eq!(doc["complete"], false);
+    assert_eq!(doc["unique"], serde_json::Value::Null);
+    let count = doc["count"].as_u64().expect("a count");
+    let kept = doc["solutions"].as_array().expect("solutions").len() as u64;
+    assert_eq!(kept, count.min(1000));
+}
+
 /// Kiesow, Die Schwalbe 2003: proof game in 3.5 moves, unique (1.e3 d6 2.Qh5 Bg4 3.e4 Bd1 4.Qxd1).
 const KIESOW: &str = "rn1qkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR";
 

@@ -21,6 +21,9 @@ pub struct ProofGameParams<'a> {
     pub plies: u32,
     /// Stop after this many games (the result is then marked incomplete).
     pub max_solutions: Option<usize>,
+    /// Keep only the first this many games in [`ProofGames::games`] (the rest are counted, not
+    /// kept): memory then stays bounded however many games there are. `None` keeps them all.
+    pub keep: Option<usize>,
     /// Stop after visiting this many nodes (the result is then marked incomplete).
     pub max_nodes: Option<u64>,
     /// Castling rights the position lacks were lost (the FEN's castling field is complete).
@@ -36,8 +39,11 @@ pub struct ProofGameParams<'a> {
 /// What [`proof_games`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProofGames {
-    /// Each game as N retractions, last move first (see [`crate::game_score`] to print it forward).
+    /// Each game as N retractions, last move first (see [`crate::game_score`] to print it forward):
+    /// the first [`ProofGameParams::keep`] found.
     pub games: Vec<Vec<Retraction>>,
+    /// How many games were found, kept or not.
+    pub count: u64,
     /// False when `max_solutions`, `max_nodes` or cancellation cut the search short.
     pub complete: bool,
     /// Nodes visited.
@@ -51,13 +57,13 @@ impl ProofGames {
     /// was complete and found none or several, `None` when it was cut short (nothing is known).
     #[must_use]
     pub fn unique(&self) -> Option<bool> {
-        self.complete.then_some(self.games.len() == 1)
+        self.complete.then_some(self.count == 1)
     }
 
     /// Whether the search proved that no game of that length reaches the position.
     #[must_use]
     pub fn impossible(&self) -> bool {
-        self.complete && self.games.is_empty()
+        self.complete && self.count == 0
     }
 }
 
@@ -82,6 +88,7 @@ pub fn proof_games<P: Pruner>(
     if pos.to_move() != side_to_move_after(params.plies) {
         return ProofGames {
             games: Vec::new(),
+            count: 0,
             complete: true,
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -91,6 +98,7 @@ pub fn proof_games<P: Pruner>(
         depth: params.plies,
         extra: 0,
         max_solutions: params.max_solutions,
+        keep: params.keep,
         max_nodes: params.max_nodes,
         facts: GameFacts {
             plies_since_start: Some(params.plies),
@@ -105,6 +113,7 @@ pub fn proof_games<P: Pruner>(
     let found = solve(pos, solve_params, pruner);
     ProofGames {
         games: found.lines,
+        count: found.count,
         complete: found.complete,
         nodes: found.nodes,
         elapsed: found.elapsed,

@@ -197,3 +197,29 @@ fn a_proof_game_is_searched_the_same_whatever_ran_before() {
         assert_eq!(alone[i], threaded[i], "{} on its own thread", p.id);
     }
 }
+
+/// Games beyond `keep` are counted, not kept: the count and the verdict are those of the search
+/// that keeps them all, and the games kept are its first ones.
+#[test]
+fn games_beyond_keep_are_counted_not_kept() {
+    let start = RetroPosition::from_board_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        shakmaty::Color::Black,
+    )
+    .expect("the initial array");
+    let search = |keep| {
+        let params = retrace_search::ProofGameParams {
+            plies: 4,
+            keep,
+            ..retrace_search::ProofGameParams::default()
+        };
+        retrace_search::proof_games(&start, params, &retrace_search::LegalPruner::new())
+    };
+    let all = search(None);
+    let kept = search(Some(3));
+    assert!(all.complete && all.count > 3, "{} games", all.count);
+    assert_eq!(all.games.len() as u64, all.count);
+    assert_eq!((kept.count, kept.complete), (all.count, true));
+    assert_eq!(kept.games, all.games[..3].to_vec());
+    assert_eq!(kept.unique(), Some(false));
+}

@@ -15,6 +15,7 @@ use crate::proofgame::moves_text;
 struct ProofGameDoc {
     plies: u32,
     solutions: Vec<String>,
+    count: u64,
     complete: bool,
     unique: Option<bool>,
     nodes: u64,
@@ -33,7 +34,7 @@ pub fn answer(pos: &RetroPosition, plies: u32, found: &ProofGames) -> Result<Ans
             .collect::<Result<Vec<String>, String>>()
             .map_err(CliError::Internal)?;
         let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
-        let count = scores.len();
+        let count = found.count;
         let mut text = format!(
             "{count} proof game{} in {} ({} nodes, {elapsed_ms:.1} ms)\n",
             plural(count),
@@ -51,9 +52,14 @@ pub fn answer(pos: &RetroPosition, plies: u32, found: &ProofGames) -> Result<Ans
         for (i, score) in scores.iter().enumerate() {
             let _ = writeln!(text, "{:>4}. {score}", i + 1);
         }
+        let kept = scores.len() as u64;
+        if count > kept {
+            let _ = writeln!(text, "     ... and {} more, not kept", count - kept);
+        }
         let doc = ProofGameDoc {
             plies,
             solutions: scores,
+            count,
             complete: found.complete,
             unique: found.unique(),
             nodes: found.nodes,
