@@ -112,12 +112,18 @@ pub enum Command {
         no_auto_cages: bool,
     },
     /// Find every game of exactly N moves from the initial array that reaches the position.
+    #[command(
+        group(clap::ArgGroup::new("length").required(true).args(["moves", "plies"])),
+        mut_arg("fen", |a| a.help(
+            "A full FEN, a board field alone (the side to move follows from the length), or - \
+             to read one per line from standard input"
+        ))
+    )]
     Proofgame {
         #[command(flatten)]
         position: PositionArgs,
         /// The length in moves, as composers count: N, or N.5 when Black is to move.
-        #[arg(long, value_name = "N", value_parser = crate::proofgame::parse_moves,
-              conflicts_with = "plies", required_unless_present = "plies")]
+        #[arg(long, value_name = "N", value_parser = crate::proofgame::parse_moves)]
         moves: Option<u32>,
         /// The length in plies (instead of --moves).
         #[arg(long, value_name = "P", value_parser = crate::proofgame::parse_plies)]
@@ -148,8 +154,13 @@ pub enum Command {
         #[arg(value_enum, value_name = "SHELL")]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), generated from these definitions (`retrace man | man -l -`).
-    Man,
+    /// Print the manual page (roff), generated from these definitions (`retrace man | man -l -`),
+    /// or with SUBCOMMAND the page of that subcommand (`retrace man solve | man -l -`).
+    Man {
+        /// The subcommand whose page to print (all of them are on the main page's list).
+        #[arg(value_name = "SUBCOMMAND")]
+        subcommand: Option<String>,
+    },
     /// Start the interactive retractor (the default).
     Repl {
         /// Run the commands of FILE instead of reading a terminal.

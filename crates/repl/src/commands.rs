@@ -153,10 +153,32 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             output::print(&String::from_utf8_lossy(&out))?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Man) => {
+        Some(Command::Man { subcommand }) => {
             use clap::CommandFactory;
+            let cli = Cli::command();
+            let page = match subcommand {
+                None => cli,
+                Some(name) => {
+                    let Some(sub) = cli.find_subcommand(&name) else {
+                        let names: Vec<&str> =
+                            cli.get_subcommands().map(clap::Command::get_name).collect();
+                        return Err(CliError::BadInput(format!(
+                            "no subcommand '{}': the pages are {}",
+                            crate::lines::one_line(&name),
+                            names.join(", ")
+                        )));
+                    };
+                    sub.clone()
+                }
+            };
+            // Titled as man names a subcommand's page: retrace-solve.
+            let title = match page.get_name() {
+                "retrace" => "retrace".to_owned(),
+                sub => format!("retrace-{sub}"),
+            };
             let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command())
+            clap_mangen::Man::new(page)
+                .title(title)
                 .render(&mut out)
                 .map_err(|e| CliError::Internal(format!("cannot make the manual page: {e}")))?;
             output::print(&String::from_utf8_lossy(&out))?;

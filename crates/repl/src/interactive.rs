@@ -10,7 +10,7 @@ use std::{
 };
 
 use rustyline::{
-    completion::{Completer, Pair},
+    completion::{Completer, FilenameCompleter, Pair},
     error::ReadlineError,
     highlight::Highlighter,
     hint::Hinter,
@@ -26,11 +26,30 @@ use crate::{
     session::{Hooks, Outcome, Session},
 };
 
-/// Completes commands at the start of a line, and legal retractions after `retract` or alone.
+/// Completes commands at the start of a line, legal retractions after `retract` or alone, the
+/// subcommands of `cage`, and file names where a command takes a file.
 #[derive(Default)]
 struct Completion {
     commands: Vec<String>,
     retractions: Vec<String>,
+    files: FilenameCompleter,
+}
+
+/// The subcommands of `cage`, as `help cage` lists them.
+const CAGE_ACTIONS: [&str; 5] = ["verify", "list", "forget", "export", "import"];
+
+impl Completion {
+    /// Whether the word being typed after `args` is a file name.
+    fn wants_file(args: &[&str]) -> bool {
+        matches!(
+            args,
+            ["save" | "load"]
+                | ["cage", "export" | "import"]
+                | ["export", "pgn" | "fen"]
+                | ["export", "solutions", "pgn" | "fen"]
+                | ["proofgame", .., "pgn"]
+        )
+    }
 }
 
 impl Completer for Completion {
@@ -40,23 +59,32 @@ impl Completer for Completion {
         &self,
         line: &str,
         pos: usize,
-        _: &Context<'_>,
+        context: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = &line[..pos];
         let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
         let word = &before[start..];
+        let args: Vec<&str> = before[..start].split_whitespace().collect();
+        if Completion::wants_file(&args) {
+            return self.files.complete(line, pos, context);
+        }
         // A move alone is a command too, so the first word may be either.
-        let command = before[..start].split_whitespace().next();
-        let words: Box<dyn Iterator<Item = &String>> = match command {
-            None => Box::new(self.commands.iter().chain(&self.retractions)),
-            Some("retract" | "paste") => Box::new(self.retractions.iter()),
-            Some(_) => Box::new(std::iter::empty()),
+        let words: Box<dyn Iterator<Item = &str>> = match args.as_slice() {
+            [] => Box::new(
+                self.commands
+                    .iter()
+                    .chain(&self.retractions)
+                    .map(String::as_str),
+            ),
+            ["retract" | "paste", ..] => Box::new(self.retractions.iter().map(String::as_str)),
+            ["cage"] => Box::new(CAGE_ACTIONS.into_iter()),
+            _ => Box::new(std::iter::empty()),
         };
         let candidates = words
             .filter(|w| w.starts_with(word))
             .map(|w| Pair {
-                display: w.clone(),
-                replacement: w.clone(),
+                display: w.to_owned(),
+                replacement: w.to_owned(),
             })
             .collect();
         Ok((start, candidates))
@@ -208,4 +236,52 @@ fn run_line(session: &mut Session, line: &str, cancel: &Arc<AtomicBool>) -> Resu
         Err(err) => print(&format!("error: {}\n", escape_controls(&err)))?,
     }
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use rustyline::{completion::Completer, history::DefaultHistory, Context};
+
+    use super::Completion;
+
+    /// The replacements offered for `line` with the cursor at its end.
+    fn offered(completion: &Completion, line: &str) -> (usize, Vec<String>) {
+        let history = DefaultHistory::new();
+        let context = Context::new(&history);
+        let (start, pairs) = completion
+            .complete(line, line.len(), &context)
+            .expect("completion");
+        (start, pairs.into_iter().map(|p| p.replacement).collect())
+    }
+
+    #[test]
+    fn tab_completes_cage_subcommands_and_file_names() {
+        let completion = Completion {
+            commands: vec!["cage".into(), "check".into()],
+            ..Completion::default()
+        };
+        assert_eq!(offered(&completion, "ca"), (0, vec!["cage".to_owned()]));
+        assert_eq!(
+            offered(&completion, "cage ex"),
+            (5, vec!["export".to_owned()])
+        );
+        assert_eq!(offered(&completion, "cage ").1.len(), 5);
+        // A file name: this crate's own manifest, from its directory.
+        let dir = env!("CARGO_MANIFEST_DIR");
+        for line in [
+            format!("cage import {dir}/Cargo.to"),
+            format!("save {dir}/Cargo.to"),
+            format!("export solutions pgn {dir}/Cargo.to"),
+        ] {
+            let (_, files) = offered(&completion, &line);
+            assert!(
+                files.iter().any(|f| f.ends_with("Cargo.toml")),
+                "{line}: {files:?}"
+            );
+        }
+        // Not where a command takes no file.
+        assert!(offered(&completion, &format!("check {dir}/Cargo.to"))
+            .1
+            .is_empty());
+    }
 }

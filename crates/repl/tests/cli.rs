@@ -1006,6 +1006,53 @@ fn completions_and_man_page_are_generated_from_the_definitions() {
         "{man}"
     );
     assert!(common::is_bad_input(&retrace(&["completions", "tcsh"], "")));
+    // Each subcommand has a page of its own, with its options.
+    for (sub, option) in [
+        ("check", "prove"),
+        ("solve", "depth"),
+        ("proofgame", "plies"),
+    ] {
+        let page = retrace(&["man", sub], "");
+        assert!(page.status.success(), "{sub}");
+        let page = String::from_utf8_lossy(&page.stdout);
+        assert!(page.contains(&format!(".TH retrace-{sub} 1")), "{page}");
+        assert!(page.contains(option), "{sub}: {page}");
+    }
+    let unknown = retrace(&["man", "solv"], "");
+    assert!(common::is_bad_input(&unknown));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("the pages are check, rights"));
+}
+
+/// `proofgame` names both ways of giving the length when none is given, and its help says a
+/// board field alone is enough (the length says who is to move).
+#[test]
+fn proofgame_asks_for_either_length() {
+    let out = retrace(
+        &["proofgame", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"],
+        "",
+    );
+    assert!(common::is_bad_input(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--moves") && err.contains("--plies"), "{err}");
+    let both = retrace(
+        &[
+            "proofgame",
+            "8/8/8/8/8/8/8/K6k",
+            "--moves",
+            "2",
+            "--plies",
+            "4",
+        ],
+        "",
+    );
+    assert!(common::is_bad_input(&both));
+    let help = retrace(&["proofgame", "--help"], "");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("the side to move follows from the length"),
+        "{help}"
+    );
+    assert!(!help.contains("then --retract is required"), "{help}");
 }
 
 #[test]

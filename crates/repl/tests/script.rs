@@ -271,6 +271,12 @@ fn cages_verified_in_the_repl_decide_a_last_move_problem() {
     assert!(text.contains("took the retraction back"), "{text}");
     assert!(text.contains("no cages stored"), "{text}");
     assert!(text.contains("imported 1 cage(s)"), "{text}");
+    // The exported file: one header line naming every field of the format, then the cage.
+    let exported = std::fs::read_to_string(&file).expect("the cage file");
+    let mut lines = exported.lines();
+    let header = lines.next().expect("a header");
+    assert!(header.starts_with("# ") && header.contains("captures="), "{exported}");
+    assert!(lines.all(|l| !l.starts_with('#')), "one header line: {exported}");
     assert_eq!(
         text.matches("6 solutions (").count(),
         2,
@@ -382,12 +388,15 @@ fn solve_in_the_repl_finds_the_cage_itself_and_says_why_each_capture_dies() {
         text.contains("1 solution (") && text.contains("   1. -1.Ka2-a1\n"),
         "{text}"
     );
-    assert!(text.contains("refuted by cages:"), "{text}");
-    assert_eq!(
-        text.matches("? after it, the units on").count(),
-        5,
+    // Every capture dies of the one cage: its sentence once, then the five captures.
+    assert!(
+        text.contains("refuted by cages: after each of these, the units on"),
         "{text}"
     );
+    assert_eq!(text.matches("form a cage").count(), 1, "{text}");
+    for capture in ["a2xPb3?", "a2xNb3?", "a2xBb3?", "a2xRb3?", "a2xQb3?"] {
+        assert!(text.contains(&format!("      {capture}\n")), "{text}");
+    }
 }
 
 #[test]

@@ -44,10 +44,8 @@ impl Session {
                 Ok(text)
             }
             CageAction::Export(file) => {
-                let text = format!(
-                    "# Retrace cages: one per line (board, zone=, frozen=, depth=)\n{}",
-                    self.cages.export()
-                );
+                // The store's export has the one header line the format needs.
+                let text = self.cages.export();
                 self.write_file(&file, &text)?;
                 Ok(format!(
                     "wrote {} cage(s) to {}",
