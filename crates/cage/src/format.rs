@@ -121,7 +121,8 @@ impl fmt::Display for CageError {
         match self {
             CageError::Empty => f.write_str("no cage on this line"),
             CageError::Board { text, why } => {
-                write!(f, "'{}' is not a board: {}", shown(text), shown(why))
+                // `why` is Retrace's or shakmaty's words, the user's text in it already escaped.
+                write!(f, "'{}' is not a board: {why}", shown(text))
             }
             CageError::NoUnits => f.write_str("the cage has no units"),
             CageError::KingCount { color, count } => write!(
@@ -240,7 +241,8 @@ impl Cage {
     pub fn parse_board(text: &str) -> Result<Board, CageError> {
         Board::from_ascii_board_fen(text.as_bytes()).map_err(|e| CageError::Board {
             text: text.to_owned(),
-            why: e.to_string(),
+            // Which rank and which character, where that can be said.
+            why: retrace_unmove::board_field_error(text).unwrap_or_else(|| e.to_string()),
         })
     }
 

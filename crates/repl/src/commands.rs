@@ -362,18 +362,29 @@ fn load_cages(file: Option<&Path>, interrupt: &Interrupt) -> Result<CageStore, C
             file.display()
         )));
     }
-    // Every refused line, in one line of error.
-    let all: Vec<String> = errors
-        .iter()
-        .map(|(line, err)| format!("line {line}: {err}"))
-        .collect();
-    Err(CliError::BadInput(format!(
-        "cage file {}: {} line{} refused: {}",
+    // The refused lines in one line of error: every line's number (the first 20), then as many
+    // reasons whole as fit.
+    let numbers: Vec<String> = errors.iter().take(20).map(|(n, _)| n.to_string()).collect();
+    let mut message = format!(
+        "cage file {}: {} line{} refused ({}{})",
         file.display(),
         errors.len(),
         plural(errors.len()),
-        all.join("; ")
-    )))
+        numbers.join(", "),
+        if errors.len() > numbers.len() {
+            ", ..."
+        } else {
+            ""
+        }
+    );
+    for (i, (line, err)) in errors.iter().enumerate() {
+        let one = format!("; line {line}: {err}");
+        if i > 0 && message.len() + one.len() > crate::lines::ONE_LINE_BYTES {
+            break;
+        }
+        message.push_str(&one);
+    }
+    Err(CliError::BadInput(message))
 }
 
 /// The options of `cage verify` beyond the board.

@@ -166,13 +166,17 @@ pub fn escape_controls(text: &str) -> String {
 }
 
 /// `text` made fit for one line of a message: control characters escaped, and cut after about
-/// 240 bytes (a 1 MB input line must not come back whole on stderr).
+/// [`ONE_LINE_BYTES`] bytes (a 1 MB input line must not come back whole on stderr), at the end
+/// of a word where there is one.
 #[must_use]
 pub fn one_line(text: &str) -> String {
-    const MAX_BYTES: usize = 240;
     let mut out = String::new();
     for c in text.chars() {
-        if out.len() >= MAX_BYTES {
+        if out.len() >= ONE_LINE_BYTES {
+            // Back to the last space, unless that throws most of the line away.
+            if let Some(space) = out.rfind(' ').filter(|&i| i >= ONE_LINE_BYTES / 2) {
+                out.truncate(space);
+            }
             out.push_str("...");
             break;
         }
@@ -185,6 +189,9 @@ pub fn one_line(text: &str) -> String {
     out
 }
 
+/// About how long a message [`one_line`] leaves may be, in bytes.
+pub const ONE_LINE_BYTES: usize = 240;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +200,17 @@ mod tests {
         lines(bytes)
             .map(|l| l.expect("no fatal error").text)
             .collect()
+    }
+
+    #[test]
+    fn a_long_message_is_cut_at_the_end_of_a_word() {
+        let words = "refused ".repeat(100);
+        let cut = one_line(&words);
+        assert!(cut.len() <= ONE_LINE_BYTES + 3, "{cut}");
+        assert!(cut.ends_with("refused..."), "{cut}");
+        // One endless word is cut where the limit falls.
+        let word = "x".repeat(1000);
+        assert_eq!(one_line(&word).len(), ONE_LINE_BYTES + 3);
     }
 
     #[test]

@@ -249,7 +249,7 @@ fn cages_verified_in_the_repl_decide_a_last_move_problem() {
     let file = dir.join("corner.cages");
     let script = format!(
         "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 1 auto-cages off\nretract a2xPb3\ncage verify all but b3\n\
-         cage list\nundo\nsolve 1 auto-cages off\nretract a2xPb3\nback\ncage export {f}\ncage forget 1\n\
+         cage list\nundo\nsolve 1 auto-cages off\nretract a2xPb3\nback\ncage export {f}\ncage import {f}\ncage forget 1\n\
          cage list\nsolve 1 auto-cages off\ncage import {f}\nsolve 1 auto-cages off\ncage verify all but b2,b3,c2\n",
         f = file.display()
     );
@@ -271,12 +271,23 @@ fn cages_verified_in_the_repl_decide_a_last_move_problem() {
     assert!(text.contains("took the retraction back"), "{text}");
     assert!(text.contains("no cages stored"), "{text}");
     assert!(text.contains("imported 1 cage(s)"), "{text}");
+    // Imported while stored: named a duplicate, not silently nothing.
+    assert!(
+        text.contains("imported 0 cage(s)") && text.contains("(1 already stored: a duplicate"),
+        "{text}"
+    );
     // The exported file: one header line naming every field of the format, then the cage.
     let exported = std::fs::read_to_string(&file).expect("the cage file");
     let mut lines = exported.lines();
     let header = lines.next().expect("a header");
-    assert!(header.starts_with("# ") && header.contains("captures="), "{exported}");
-    assert!(lines.all(|l| !l.starts_with('#')), "one header line: {exported}");
+    assert!(
+        header.starts_with("# ") && header.contains("captures="),
+        "{exported}"
+    );
+    assert!(
+        lines.all(|l| !l.starts_with('#')),
+        "one header line: {exported}"
+    );
     assert_eq!(
         text.matches("6 solutions (").count(),
         2,

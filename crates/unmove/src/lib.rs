@@ -23,7 +23,7 @@ mod retraction;
 mod why_not;
 mod zobrist;
 
-pub use error::{ColorName, NotationError, SetupError};
+pub use error::{board_field_error, ColorName, NotationError, SetupError};
 pub use perft::{retro_perft, retro_perft_limited, PerftCount, PerftLimit};
 pub use position::{castling_squares, pawn_forward, FenFacts, RetroPosition, EP_MODE};
 pub use retraction::Retraction;

@@ -116,7 +116,12 @@ impl Session {
             cancel: Some(cancel),
             ..LoadBudget::default()
         };
-        let (_, errors) = CageStore::load_within(&text, &budget);
+        let (read, errors) = CageStore::load_within(&text, &budget);
+        let duplicates = read
+            .cages()
+            .iter()
+            .filter(|c| self.cages.cages().contains(c))
+            .count();
         let before = self.cages.len();
         let merged = format!("{}\n{text}", self.cages.export());
         // The cages of both proven above or before: each is not verified again.
@@ -124,6 +129,17 @@ impl Session {
         let added = store.len().saturating_sub(before);
         self.cages = store;
         let mut report = format!("imported {added} cage(s) from {}", shown(file));
+        if duplicates > 0 {
+            let _ = write!(
+                report,
+                " ({duplicates} already stored: {})",
+                if duplicates == 1 {
+                    "a duplicate, kept once"
+                } else {
+                    "duplicates, kept once"
+                }
+            );
+        }
         for (line, err) in errors {
             let _ = write!(
                 report,
