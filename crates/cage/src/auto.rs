@@ -245,6 +245,7 @@ impl CageFinder {
                     max_nodes: PROBE_NODES.min(budget),
                     hwa_only: false,
                     capture_charges: limits.capture_charges,
+                    ..VerifyOptions::default()
                 };
                 // A claim that is no cage usually lets its units walk home or away along the
                 // first lines the guided search tries: the flat search finds such a line without

@@ -9,6 +9,8 @@ pub enum Failure {
     DepthLimit(u32),
     /// The node budget ran out (the budget).
     NodeLimit(u64),
+    /// The memory budget of the search's tables ran out (the budget, in bytes).
+    MemoryLimit(u64),
     /// Every tracked unit left the zone.
     BoardEmpty,
     /// Every remaining unit stands on its square of the initial array.
@@ -24,6 +26,11 @@ impl fmt::Display for Failure {
         match self {
             Failure::DepthLimit(d) => write!(f, "the depth limit of {d} retractions was reached"),
             Failure::NodeLimit(n) => write!(f, "the search gave up after {n} nodes"),
+            Failure::MemoryLimit(bytes) => write!(
+                f,
+                "the search reached its memory budget of {} MiB",
+                bytes >> 20
+            ),
             Failure::BoardEmpty => f.write_str("every unit can leave the zone"),
             Failure::AllHome => {
                 f.write_str("every remaining unit can be back on its square of the initial array")

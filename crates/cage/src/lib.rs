@@ -61,7 +61,7 @@ pub use carve::clusters;
 pub use closure::{closure, closure_without_tempo, CHECK_CLOSURE_NODES};
 pub use failure::{Escape, Failure};
 pub use format::{default_zone, Cage, CageError, DEFAULT_DEPTH, MAX_DEPTH};
-pub use options::VerifyOptions;
+pub use options::{VerifyOptions, DEFAULT_MAX_BYTES};
 pub use relaxed::{relaxed_closure, Closed, ClosureSearch, Tempo};
 pub use search::{Proven, Verification, CANCEL_POLL};
 pub use store::{verify, verify_cancellable, verify_with, CageStore, LoadBudget};

@@ -13,7 +13,14 @@ pub struct VerifyOptions {
     /// (`dead_at_home`) and promoted bishops' promotions. On by default; off only to measure
     /// what they cost and prove.
     pub capture_charges: bool,
+    /// The memory the verification's tables may take, in bytes, before it gives up
+    /// ([`crate::Failure::MemoryLimit`]): the nodes it keeps waiting and expanded are counted at
+    /// their size, so a large `max_nodes` cannot exhaust the machine.
+    pub max_bytes: u64,
 }
+
+/// The default [`VerifyOptions::max_bytes`]: 512 MiB, some 2 million nodes waiting.
+pub const DEFAULT_MAX_BYTES: u64 = 512 << 20;
 
 impl Default for VerifyOptions {
     fn default() -> Self {
@@ -21,6 +28,7 @@ impl Default for VerifyOptions {
             max_nodes: 200_000,
             hwa_only: false,
             capture_charges: true,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
     }
 }

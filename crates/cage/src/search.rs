@@ -262,6 +262,15 @@ const PEN_CORE_BUDGET: u64 = 256;
 /// The least budget worth giving the search of a reduced node.
 const MIN_REDUCED_BUDGET: u64 = 32;
 
+/// What one node the search has queued takes at least, in bytes: its state waiting, its entry
+/// in the line graph and the heap, and its key and allowances in the table of expanded nodes
+/// (a hash table's slack and the node boards' own size come on top).
+const QUEUED_NODE_BYTES: u64 = (std::mem::size_of::<Option<State>>()
+    + std::mem::size_of::<(usize, Option<Step>, u32)>()
+    + std::mem::size_of::<Reverse<(u32, u32, usize)>>()
+    + std::mem::size_of::<(Node, Vec<ByColor<u8>>)>()
+    + std::mem::size_of::<ByColor<u8>>()) as u64;
+
 /// How often (in nodes) a verification looks at its cancel flag.
 pub const CANCEL_POLL: u64 = 1 << 10;
 
@@ -273,6 +282,8 @@ pub(crate) struct Search<'s> {
     known: Known<'s>,
     depth: u32,
     max_nodes: u64,
+    /// The memory budget of the tables (see [`VerifyOptions::max_bytes`]).
+    max_bytes: u64,
     pub(crate) nodes: u64,
     /// Expanded (or queued) nodes with the allowances they were expanded with.
     pub(crate) tt: HashMap<Node, Vec<ByColor<u8>>>,
@@ -297,6 +308,7 @@ impl<'s> Search<'s> {
             known,
             depth: cage.depth,
             max_nodes: options.max_nodes,
+            max_bytes: options.max_bytes,
             cancel: None,
             nodes: 0,
             tt: HashMap::default(),
@@ -322,6 +334,7 @@ impl<'s> Search<'s> {
                 },
                 depth: self.depth,
                 max_nodes: 20_000,
+                max_bytes: self.max_bytes,
                 nodes: 0,
                 tt: HashMap::default(),
                 path: Vec::new(),
@@ -434,6 +447,7 @@ impl<'s> Search<'s> {
             known: self.known,
             depth: self.depth,
             max_nodes: budget,
+            max_bytes: self.max_bytes,
             nodes: 0,
             tt: HashMap::default(),
             path: Vec::new(),
@@ -613,6 +627,11 @@ impl<'s> Search<'s> {
                     self.path = line(&info, i);
                     self.path.push(step);
                     return Err(Failure::NodeLimit(self.max_nodes));
+                }
+                if info.len() as u64 >= self.max_bytes / QUEUED_NODE_BYTES {
+                    self.path = line(&info, i);
+                    self.path.push(step);
+                    return Err(Failure::MemoryLimit(self.max_bytes));
                 }
                 self.mark(&child);
                 self.deepest = self.deepest.max(depth + 1);

@@ -667,6 +667,7 @@ fn no_subset_of_a_game_position_is_a_cage() {
                 Some(Failure::AllHome | Failure::BoardEmpty) => "escape found",
                 Some(Failure::DepthLimit(_)) => "depth limit",
                 Some(Failure::NodeLimit(_)) => "node limit",
+                Some(Failure::MemoryLimit(_)) => "memory limit",
                 Some(Failure::Invalid(_) | Failure::Cancelled) | None => "invalid",
             };
             *outcomes.entry(kind.to_owned()).or_default() += 1;
@@ -746,4 +747,29 @@ fn a_king_shut_in_by_pawns_is_proven_by_its_pen_core() {
     let v = verify(&open, &CageStore::new());
     assert!(!v.verified());
     assert!(!v.escape().is_empty(), "{v:?}");
+}
+
+/// A verification whose tables would outgrow its memory budget gives up with
+/// `Failure::MemoryLimit`, whatever its node budget: a large `max_nodes` cannot exhaust the
+/// machine. Within the default budget the same claim runs to its own end (a line home).
+#[test]
+fn a_verification_stops_at_its_memory_budget() {
+    // Darvall's cage without the bishop on a7: no cage, but a search of some hundred nodes.
+    let board = Cage::parse_board("Knrk4/1pppRp2/1p2p3/8/8/8/8/8").expect("a board");
+    let cage = Cage::from_parts(board, None, Bitboard::EMPTY, None).expect("a claim");
+    let store = CageStore::new();
+    let tiny = VerifyOptions {
+        max_nodes: 10_000_000,
+        max_bytes: 4 << 10,
+        ..VerifyOptions::default()
+    };
+    let v = verify_with(&cage, &store, &tiny);
+    assert_eq!(v.failure(), Some(&Failure::MemoryLimit(4 << 10)));
+    assert!(v
+        .failure()
+        .expect("a failure")
+        .to_string()
+        .contains("memory budget"));
+    let v = verify_with(&cage, &CageStore::new(), &VerifyOptions::default());
+    assert_eq!(v.failure(), Some(&Failure::AllHome));
 }

@@ -232,6 +232,10 @@ pub enum CageCommand {
         /// Nodes the verification may expand before giving up.
         #[arg(long, value_name = "N", default_value_t = retrace_cage::VerifyOptions::default().max_nodes)]
         max_nodes: u64,
+        /// Memory the verification's tables may take, in MiB, before it gives up.
+        #[arg(long, value_name = "MIB", default_value_t = retrace_cage::DEFAULT_MAX_BYTES >> 20,
+              value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+        max_memory: u64,
         /// Print one JSON document.
         #[arg(long)]
         json: bool,

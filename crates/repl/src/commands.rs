@@ -73,6 +73,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             captures,
             cages,
             max_nodes,
+            max_memory,
             json,
         })) => {
             let store = load_cages(cages.as_deref(), interrupt)?;
@@ -82,6 +83,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 frozen: &frozen,
                 captures: captures.as_deref(),
                 max_nodes,
+                max_bytes: max_memory << 20,
             };
             let answer = |text: &str| cage_verify(text, &claim, &store.clone(), interrupt);
             if fen != "-" {
@@ -395,6 +397,8 @@ struct ClaimRequest<'a> {
     /// The `captures=` bounds, as typed.
     captures: Option<&'a str>,
     max_nodes: u64,
+    /// The memory budget of the verification's tables, in bytes.
+    max_bytes: u64,
 }
 
 /// `cage verify`: is the claim a cage? The cages of `store` count as proven.
@@ -414,6 +418,7 @@ fn cage_verify(
     }
     let options = retrace_cage::VerifyOptions {
         max_nodes: claim.max_nodes,
+        max_bytes: claim.max_bytes,
         ..retrace_cage::VerifyOptions::default()
     };
     interrupt.heed();
