@@ -25,7 +25,7 @@ pub fn fen_error_text(err: &shakmaty::fen::ParseFenError) -> &'static str {
 /// What is wrong with `board`, a FEN's board field that shakmaty refused, pointing at the rank
 /// and the character: the number of ranks, a character that is no piece letter or digit, a rank
 /// of more or fewer than 8 squares. `None` when no such fault is found (the general sentence of
-/// [`fen_error_text`] then stands).
+/// `fen_error_text` then stands).
 #[must_use]
 pub fn board_field_error(board: &str) -> Option<String> {
     let ranks: Vec<&str> = board.split('/').collect();
