@@ -28,7 +28,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::{
     interrupt::Interrupt,
-    lines::{lines, one_line, Line},
+    lines::{lines, Line},
+    output::one_line,
     output::{self, error_json, Answer, CliError},
 };
 

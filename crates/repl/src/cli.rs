@@ -3,7 +3,8 @@
 use clap::{value_parser, Args, Parser, Subcommand};
 use shakmaty::{Color, Square};
 
-use crate::args::{Uncapturers, MAX_PERFT_DEPTH, MAX_SOLVE_DEPTH};
+use crate::args::{Setup, Uncapturers, MAX_PERFT_DEPTH, MAX_SOLVE_DEPTH};
+use crate::output::CliError;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -194,6 +195,14 @@ pub struct PositionArgs {
     /// input's order whatever N is.
     #[arg(long, value_name = "N", value_parser = crate::batch::parse_jobs)]
     pub jobs: Option<u16>,
+}
+
+impl PositionArgs {
+    /// The position of `fen` (this FEN, or one line of a batch) with the marks these arguments
+    /// give.
+    pub fn setup(&self, fen: &str) -> Result<Setup, CliError> {
+        Setup::parse(fen, self.retract, &self.frozen, &self.promoted).map_err(CliError::BadInput)
+    }
 }
 
 impl PositionArgs {

@@ -166,7 +166,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                             cli.get_subcommands().map(clap::Command::get_name).collect();
                         return Err(CliError::BadInput(format!(
                             "no subcommand '{}': the pages are {}",
-                            crate::lines::one_line(&name),
+                            crate::output::one_line(&name),
                             names.join(", ")
                         )));
                     };
@@ -240,17 +240,12 @@ fn for_each_position(
     answer: impl Fn(&Setup) -> Result<Answer, CliError> + Sync,
 ) -> Result<ExitCode, CliError> {
     if args.fen != "-" {
-        answer(&setup(&args.fen, args)?)?.print(args.json)?;
+        answer(&args.setup(&args.fen)?)?.print(args.json)?;
         return Ok(interrupt.status());
     }
     crate::batch::run(args.json, args.jobs(), interrupt, |line| {
-        setup(line, args).and_then(|setup| answer(&setup))
+        args.setup(line).and_then(|setup| answer(&setup))
     })
-}
-
-/// The position of a FEN with the marks of `args`.
-pub fn setup(fen: &str, args: &PositionArgs) -> Result<Setup, CliError> {
-    Setup::parse(fen, args.retract, &args.frozen, &args.promoted).map_err(CliError::BadInput)
 }
 
 fn bad(err: impl std::fmt::Display) -> CliError {
@@ -381,7 +376,7 @@ fn load_cages(file: Option<&Path>, interrupt: &Interrupt) -> Result<CageStore, C
     );
     for (i, (line, err)) in errors.iter().enumerate() {
         let one = format!("; line {line}: {err}");
-        if i > 0 && message.len() + one.len() > crate::lines::ONE_LINE_BYTES {
+        if i > 0 && message.len() + one.len() > crate::output::ONE_LINE_BYTES {
             break;
         }
         message.push_str(&one);
@@ -438,7 +433,7 @@ fn proofgame_command(
 ) -> Result<ExitCode, CliError> {
     let pgn = std::sync::Mutex::new(String::new());
     let answer = |fen: &str| {
-        let setup = setup(&proofgame::complete_fen(fen, request.plies), args)?;
+        let setup = args.setup(&proofgame::complete_fen(fen, request.plies))?;
         let pos = &setup.pos;
         proofgame::check_side(pos, request.plies).map_err(CliError::BadInput)?;
         let request = proofgame::Request {

@@ -17,7 +17,7 @@ const TEMP_TRIES: u32 = 64;
 /// untouched, the temporary file is removed, and the error says what failed in one line.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     let cannot = |e: &dyn std::fmt::Display| {
-        let name = crate::lines::escape_controls(&path.display().to_string());
+        let name = crate::output::escape_controls(&path.display().to_string());
         format!("cannot write {name}: {e}")
     };
     if path.as_os_str().is_empty() {

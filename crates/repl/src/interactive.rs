@@ -21,8 +21,7 @@ use rustyline::{
 
 use crate::{
     board::Style,
-    lines::escape_controls,
-    output::{print, to_stderr, CliError},
+    output::{escape_controls, print, to_stderr, CliError},
     session::{Hooks, Outcome, Session},
 };
 

@@ -14,7 +14,6 @@ use serde_json::{json, Map, Value};
 
 use crate::{
     cli::PositionArgs,
-    commands::setup,
     interrupt::Interrupt,
     output::{Answer, CliError},
 };
@@ -39,7 +38,7 @@ pub fn run(
     interrupt: &Interrupt,
 ) -> Result<ExitCode, CliError> {
     let answer = |fen: &str| {
-        setup(&without_rights(fen), args)
+        args.setup(&without_rights(fen))
             .and_then(|setup| render(&rights(&setup.pos, params, Some(cages))))
     };
     if args.fen != "-" {

@@ -10,7 +10,8 @@ use std::{
 
 use crate::{
     board::Style,
-    lines::{lines, one_line},
+    lines::lines,
+    output::one_line,
     output::{to_stderr, warn, CliError},
     session::{Hooks, Outcome, Session},
 };

@@ -640,7 +640,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             if self.completes(pos, ply, lost) && !self.budget.stopped {
                 self.count += 1;
                 if let Some(&last) = self.line.first() {
-                    crate::solve::tally_last_move(&mut self.by_last_move, last);
+                    crate::tally_last_move(&mut self.by_last_move, last);
                 }
                 if self.params.keep.is_none_or(|keep| self.lines.len() < keep) {
                     self.lines.push(self.line.clone());

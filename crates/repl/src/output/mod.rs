@@ -11,6 +11,7 @@ pub mod proof;
 pub mod proofgame;
 pub mod render;
 pub mod retractor;
+mod shown;
 pub mod view;
 
 use std::{
@@ -24,6 +25,7 @@ use thiserror::Error;
 pub use answers::{
     cage_verify, check, list, perft, solve, solve_stream_summary, JsonlSolution, ReasonDoc,
 };
+pub use shown::{escape_controls, one_line, ONE_LINE_BYTES};
 
 /// The exit status when whoever reads our output stopped reading (as `head` does): what a shell
 /// reports for a program ended by `SIGPIPE`, 128 + 13.
@@ -152,7 +154,7 @@ pub fn report(err: &CliError, json: bool) -> ExitCode {
     if matches!(err, CliError::OutputClosed) {
         return err.exit_code();
     }
-    let message = crate::lines::one_line(&err.to_string());
+    let message = one_line(&err.to_string());
     if json
         && !matches!(
             err,

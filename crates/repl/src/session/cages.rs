@@ -6,7 +6,7 @@ use std::{fmt::Write as _, path::Path, sync::atomic::AtomicBool};
 use retrace_cage::{Cage, CageStore, LoadBudget};
 
 use super::{files::shown, CageAction, CageClaim, Session};
-use crate::lines::one_line;
+use crate::output::one_line;
 
 impl Session {
     /// `cage verify|list|forget|export|import ...`.

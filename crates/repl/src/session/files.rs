@@ -8,7 +8,8 @@ use retrace_legal::text::plural;
 use retrace_search::{to_pgn, to_pgn_tagged};
 
 use super::{Export, Format, Session};
-use crate::lines::{escape_controls, MAX_FILE};
+use crate::lines::MAX_FILE;
+use crate::output::escape_controls;
 
 impl Session {
     /// `export pgn|fen [FILE]` and `export solutions pgn|fen FILE`.
