@@ -78,8 +78,11 @@ pub(crate) fn verification(pos: &RetroPosition) -> u64 {
         .fold(MIX, |h, &w| (h ^ w).wrapping_mul(MIX).rotate_left(31))
 }
 
-/// Entries beyond which the table is cleared rather than allowed to eat the machine's memory.
-const CAPACITY: usize = 1 << 22;
+/// Entries beyond which the table is cleared rather than allowed to eat the machine's memory:
+/// seven eighths of 2^22, the most a hash table of 2^22 buckets holds before it doubles (at
+/// exactly 2^22 entries it had doubled to 2^23 buckets, twice the memory for an eighth more
+/// entries). A full table of `bool` values then takes about 100 MB.
+const CAPACITY: usize = (1 << 22) / 8 * 7;
 
 /// Maps a node and a remaining depth to a value (by default whether something exists); each entry
 /// keeps the node's verification key.
@@ -121,5 +124,27 @@ impl<V> Table<V> {
     /// costs a search again).
     pub(crate) fn forget(&mut self, node: NodeKey, depth: u32) {
         self.map.remove(&slot(node.hash, depth));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{NodeKey, Table, CAPACITY};
+
+    /// A table filled to its capacity never doubles its buckets past 2^22: it is cleared first,
+    /// so a full table of `bool` values stays near 100 MB.
+    #[test]
+    fn a_full_table_keeps_its_buckets() {
+        let mut table = Table::<bool>::new();
+        for i in 0..=CAPACITY as u64 {
+            let key = NodeKey {
+                hash: i.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                check: i,
+            };
+            table.insert(key, 0, true);
+        }
+        // Cleared once, at capacity: the last key is all it holds, in buckets that never grew.
+        assert_eq!(table.map.len(), 1);
+        assert!(table.map.capacity() < 1 << 22, "{}", table.map.capacity());
     }
 }
