@@ -11,6 +11,7 @@ pub mod proof;
 pub mod proofgame;
 pub mod render;
 pub mod retractor;
+mod rights;
 mod shown;
 pub mod view;
 
@@ -25,6 +26,7 @@ use thiserror::Error;
 pub use answers::{
     cage_verify, check, list, perft, solve, solve_stream_summary, JsonlSolution, ReasonDoc,
 };
+pub use rights::rights;
 pub use shown::{escape_controls, one_line, ONE_LINE_BYTES};
 
 /// The exit status when whoever reads our output stopped reading (as `head` does): what a shell
