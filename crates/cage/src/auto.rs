@@ -19,7 +19,7 @@
 //! keeps a [`CageFinder`], which verifies each claim once: positions that differ only outside a
 //! cluster share its verdict. It is never asked at every node.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::atomic::AtomicBool};
 
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;
@@ -29,7 +29,7 @@ use super::failure::Failure;
 use super::format::Cage;
 use super::options::VerifyOptions;
 use super::search::verify_flat;
-use super::store::{verify_with, CageStore};
+use super::store::{verify_cancellable, verify_with, CageStore};
 use retrace_legal::{
     text::{color_name, squares_text},
     Reason, ReasonCode,
@@ -198,6 +198,19 @@ impl CageFinder {
         limits: &AutoLimits,
         store: &CageStore,
     ) -> CageSearch {
+        self.find_cancellable(pos, limits, store, None)
+    }
+
+    /// [`CageFinder::find`] that stops, with no cage found, soon after `cancel` is set (each
+    /// verification looks at it every [`crate::CANCEL_POLL`] nodes).
+    #[must_use]
+    pub fn find_cancellable(
+        &mut self,
+        pos: &RetroPosition,
+        limits: &AutoLimits,
+        store: &CageStore,
+        cancel: Option<&AtomicBool>,
+    ) -> CageSearch {
         let mut search = CageSearch {
             found: None,
             tried: 0,
@@ -250,9 +263,12 @@ impl CageFinder {
                 // A claim that is no cage usually lets its units walk home or away along the
                 // first lines the guided search tries: the flat search finds such a line without
                 // the sub-searches that prove parts of nodes dead, at a fraction of the cost.
-                let (probed, result) = verify_flat(&cage, store.known(), &options);
+                let (probed, result) = verify_flat(&cage, store.known(), &options, cancel);
                 search.tried += 1;
                 search.nodes += probed;
+                if result == Err(Failure::Cancelled) {
+                    return search;
+                }
                 if matches!(result, Err(Failure::AllHome | Failure::BoardEmpty)) {
                     self.remember(cage, Tried::Failed);
                     continue;
@@ -266,12 +282,12 @@ impl CageFinder {
                     continue;
                 }
                 options.max_nodes = budget;
-                let v = verify_with(&cage, store, &options);
+                let v = verify_cancellable(&cage, store, &options, cancel);
                 search.nodes += v.nodes;
                 let tried = match v.failure() {
                     None => Tried::Proven(v.nodes),
                     Some(Failure::NodeLimit(_)) => Tried::OutOfNodes(budget),
-                    Some(Failure::Cancelled) => continue,
+                    Some(Failure::Cancelled) => return search,
                     Some(_) => Tried::Failed,
                 };
                 if v.verified() {

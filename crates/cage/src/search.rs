@@ -229,8 +229,10 @@ pub(crate) fn verify_flat(
     cage: &Cage,
     known: Known<'_>,
     options: &VerifyOptions,
+    cancel: Option<&AtomicBool>,
 ) -> (u64, Result<(), Failure>) {
     let mut search = Search::new(cage, known, options);
+    search.cancel = cancel;
     search.nesting = MAX_NESTING;
     let result = match search.gen.root(cage) {
         None => Ok(()),

@@ -348,17 +348,20 @@ fn nodes_proven_once_close_every_node_containing_them() {
     let keym = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1").expect("claim");
     let budget = 20_000;
     assert_eq!(
-        verify_flat(&keym, CageStore::new().known(), &flat(budget)).1,
+        verify_flat(&keym, CageStore::new().known(), &flat(budget), None).1,
         Err(Failure::NodeLimit(budget))
     );
     let store = CageStore::new();
     let pen = Cage::parse_line("8/8/8/8/6P1/2PP1P2/1P2pPP1/4KR1R frozen=e1,h1").expect("claim");
     assert!(verify(&pen, &store).verified());
     assert!(store.is_empty());
-    assert_eq!(verify_flat(&keym, store.known(), &flat(budget)).1, Ok(()));
+    assert_eq!(
+        verify_flat(&keym, store.known(), &flat(budget), None).1,
+        Ok(())
+    );
     let loose = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R").expect("claim");
     assert!(matches!(
-        verify_flat(&loose, store.known(), &flat(budget)).1,
+        verify_flat(&loose, store.known(), &flat(budget), None).1,
         Err(Failure::AllHome | Failure::BoardEmpty)
     ));
 }

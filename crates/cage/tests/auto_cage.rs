@@ -119,6 +119,18 @@ fn a_finder_verifies_each_claim_once() {
 }
 
 #[test]
+fn a_cancelled_finder_stops_with_nothing_found_and_remembers_nothing() {
+    let store = CageStore::new();
+    let limits = AutoLimits::default();
+    let mut finder = CageFinder::new();
+    let cancel = std::sync::atomic::AtomicBool::new(true);
+    let stopped = finder.find_cancellable(&pos(HWA_ROOK), &limits, &store, Some(&cancel));
+    assert!(stopped.found.is_none());
+    // Nothing was settled: asked again without the flag, the cage is found.
+    assert!(finder.find(&pos(HWA_ROOK), &limits, &store).found.is_some());
+}
+
+#[test]
 fn darvall_is_found_and_the_cap_and_budget_hold() {
     let p = pos(DARVALL);
     assert_eq!(analyze(&p).verdict(), Verdict::NoContradiction);

@@ -243,11 +243,12 @@ impl SolveRequest {
     }
 
     /// The pruner for this request: the analysis with the user's `cages`, and the automatic cage
-    /// attempt unless the request turned it off.
+    /// attempt unless the request turned it off, stopped by `cancel` (Ctrl-C).
     #[must_use]
-    pub fn pruner<'a>(&self, cages: &'a CageStore) -> LegalPruner<'a> {
+    pub fn pruner<'a>(&self, cages: &'a CageStore, cancel: Arc<AtomicBool>) -> LegalPruner<'a> {
         LegalPruner::with_cages(cages)
             .with_cage_finding(self.auto_cages.then_some(SEARCH_CAGE_LIMITS))
+            .with_cancel(cancel)
     }
 }
 

@@ -320,7 +320,7 @@ fn solve(
     if jsonl {
         params.on_solution = Some(&mut stream);
     }
-    let found = retrace_search::solve(pos, params, &request.pruner(cages));
+    let found = retrace_search::solve(pos, params, &request.pruner(cages, interrupt.flag()));
     if let Some(err) = write_error {
         return Err(err);
     }

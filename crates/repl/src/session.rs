@@ -426,7 +426,11 @@ impl Session {
             KEPT_SOLUTIONS,
         );
         params.progress = Some(&mut *hooks.progress);
-        let found = solve(&pos, params, &request.pruner(&self.cages));
+        let found = solve(
+            &pos,
+            params,
+            &request.pruner(&self.cages, Arc::clone(&hooks.cancel)),
+        );
         let count = found.count;
         let mut text = match count {
             0 => render::illegal_text(&analyze_with_cages(&pos, &self.cages).reasons),

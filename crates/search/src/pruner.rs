@@ -118,6 +118,8 @@ pub struct LegalPruner<'c> {
     analyzer: RefCell<Analyzer>,
     /// The cage attempt of [`Pruner::deep_reason`], which verifies each claim once.
     finder: RefCell<CageFinder>,
+    /// Stops a cage attempt in progress soon after it is set (the asking search's cancel flag).
+    cancel: Option<Arc<AtomicBool>>,
     /// Limits of the cage attempt; `None` turns it off.
     finding: Option<AutoLimits>,
     /// Nodes of the closure attempt; `None` turns it off.
@@ -132,6 +134,7 @@ impl Clone for LegalPruner<'_> {
             cages: self.cages.clone(),
             analyzer: RefCell::new(Analyzer::new()),
             finder: RefCell::new(CageFinder::new()),
+            cancel: self.cancel.clone(),
             finding: self.finding,
             closure: self.closure,
             facts: self.facts,
@@ -176,9 +179,20 @@ impl<'c> LegalPruner<'c> {
             cages,
             analyzer: RefCell::new(Analyzer::new()),
             finder: RefCell::new(CageFinder::new()),
+            cancel: None,
             finding: Some(SEARCH_CAGE_LIMITS),
             closure: Some(PROVE_CLOSURE_NODES),
             facts: true,
+        }
+    }
+
+    /// The same pruner with its cage attempts stopped soon after `cancel` is set, so that Ctrl-C
+    /// is not kept waiting by one (a stopped attempt proves nothing, which loses nothing).
+    #[must_use]
+    pub fn with_cancel(self, cancel: Arc<AtomicBool>) -> LegalPruner<'c> {
+        LegalPruner {
+            cancel: Some(cancel),
+            ..self
         }
     }
 
@@ -227,9 +241,10 @@ impl Pruner for LegalPruner<'_> {
         // Then a node some earlier proof learnt, anywhere in the position (the clusters the cage
         // attempt tries may cut it apart): a cage found names its units better.
         let store = self.cages.store();
+        let cancel = self.cancel.as_deref();
         let search = match self.finder.try_borrow_mut() {
-            Ok(mut finder) => finder.find(pos, limits, store),
-            Err(_) => CageFinder::new().find(pos, limits, store),
+            Ok(mut finder) => finder.find_cancellable(pos, limits, store, cancel),
+            Err(_) => CageFinder::new().find_cancellable(pos, limits, store, cancel),
         };
         search
             .found
