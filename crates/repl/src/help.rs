@@ -19,7 +19,7 @@ pub const COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "undo", usage: "undo", what: "Step forward again (put the last retracted move back)." },
     CommandHelp { name: "redo", usage: "redo", what: "Retract again what undo put back." },
     CommandHelp { name: "start", usage: "start", what: "Go back to the position set up (redo walks the line again)." },
-    CommandHelp { name: "back", usage: "back", what: "Right after a retraction into an illegal position: take it back. Any other command goes on, with the line marked ILLEGAL." },
+    CommandHelp { name: "back", usage: "back", what: "Right after a retraction (or a paste) into an illegal position: take it back (the whole paste). Any other command goes on, with the line marked ILLEGAL." },
     CommandHelp { name: "history", usage: "history", what: "The retractions taken, last move first, and the same line as a forward game in PGN." },
     CommandHelp { name: "check", usage: "check", what: "The static legality analysis: the reasons a position is illegal, and the captures and promotions it needs. When it finds no contradiction, small clusters of touching units are tried as cages automatically (within a node budget; only a verified cage counts)." },
     CommandHelp { name: "rights", usage: "rights", what: "Castling and e.p. rights of the board (its own rights ignored): each castling right impossible or possible, each e.p. capture proven or not, the sets of rights possible together." },

@@ -111,8 +111,9 @@ impl Found {
 pub struct Session {
     line: Vec<Step>,
     current: usize,
-    /// A retraction led into an illegal position: the next command decides (`back` or continue).
-    pending_illegal: bool,
+    /// The retractions (one, or a whole paste) that led into an illegal position: the next
+    /// command decides (`back` takes them back, anything else goes on); 0 when none did.
+    pending_illegal: usize,
     found: Option<Found>,
     flipped: bool,
     style: Style,
@@ -135,7 +136,7 @@ impl Session {
                 illegal: false,
             }],
             current: 0,
-            pending_illegal: false,
+            pending_illegal: 0,
             found: None,
             flipped: false,
             style,
@@ -188,12 +189,12 @@ impl Session {
         self.run(command, after_illegal, hooks)
     }
 
-    /// Executes a parsed command; `after_illegal` when it follows a retraction into an illegal
-    /// position.
+    /// Executes a parsed command; `after_illegal` the retractions that just led into an illegal
+    /// position (0 when none did).
     fn run(
         &mut self,
         command: Command,
-        after_illegal: bool,
+        after_illegal: usize,
         hooks: &mut Hooks<'_>,
     ) -> Result<Outcome, String> {
         let text = match command {
@@ -215,7 +216,7 @@ impl Session {
                 self.current = 0;
                 self.show()
             }
-            Command::Back if after_illegal => self.back()?,
+            Command::Back if after_illegal > 0 => self.back(after_illegal)?,
             Command::Back => {
                 return Err("back only follows a retraction into an illegal position".into())
             }
@@ -295,7 +296,7 @@ impl Session {
         let reasons = self.push(r);
         let mut text = format!("retracted {notation}\n{}", self.show());
         if !reasons.is_empty() {
-            self.pending_illegal = true;
+            self.pending_illegal = 1;
             text.push_str("\nThe analysis proves this position illegal:");
             for reason in &reasons {
                 let _ = write!(text, "\n  {reason}");
@@ -345,9 +346,11 @@ impl Session {
         }
         let mut text = format!("retracted {} moves\n{}", words.len(), self.show());
         if let Some(i) = illegal_at {
+            self.pending_illegal = words.len();
             let _ = write!(
                 text,
-                "\nThe position after move {i} of the paste is illegal (type check)."
+                "\nThe position after move {i} of the paste is illegal (type check). Type back to \
+                 take the paste back, or go on (the line stays marked ILLEGAL)."
             );
         }
         Ok(text)
@@ -384,11 +387,18 @@ impl Session {
         Ok(self.show())
     }
 
-    fn back(&mut self) -> Result<String, String> {
-        self.undo().map(|text| {
-            self.cut_line_after_current();
-            format!("took the retraction back\n{text}")
-        })
+    /// Takes back the `steps` retractions that led into an illegal position (one, or a whole
+    /// paste) and forgets them.
+    fn back(&mut self, steps: usize) -> Result<String, String> {
+        let steps = steps.min(self.current);
+        self.current -= steps;
+        self.cut_line_after_current();
+        let what = if steps == 1 {
+            "the retraction".to_owned()
+        } else {
+            format!("the {steps} retractions of the paste")
+        };
+        Ok(format!("took {what} back\n{}", self.show()))
     }
 
     /// The retractions from the start to here, last move first (the first one retracted is the

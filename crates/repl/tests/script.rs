@@ -622,3 +622,31 @@ fn help_wraps_to_80_columns_without_a_terminal() {
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     assert!(text.contains("e.g. 'retract Kf5xNe5'"), "{text}");
 }
+
+/// `back` after a paste that led into an illegal position takes the whole paste back, as it
+/// takes back a single retraction into one; after a legal paste it is refused as before.
+#[test]
+fn back_takes_back_a_paste_into_an_illegal_position() {
+    let out = run_script(
+        &[],
+        "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\npaste a2xPb3 Kc1-c2\nback\nhistory\n",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Type back to take the paste back"), "{text}");
+    assert!(
+        text.contains("took the 2 retractions of the paste back"),
+        "{text}"
+    );
+    assert!(text.contains("no retractions yet"), "{text}");
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    // The near miss: a legal paste leaves nothing for back to take.
+    let out = run_script(
+        &[],
+        "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\npaste Ka2-a1\nback\n",
+    );
+    assert!(
+        stderr(&out).contains("back only follows a retraction into an illegal position"),
+        "{}",
+        stderr(&out)
+    );
+}
