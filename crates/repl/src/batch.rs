@@ -306,7 +306,7 @@ fn progress_bar() -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     if let Ok(style) =
-        ProgressStyle::with_template("{spinner} {pos} lines answered, {per_sec}, {elapsed}")
+        ProgressStyle::with_template("{spinner} lines answered: {pos} ({per_sec}, {elapsed})")
     {
         bar.set_style(style);
     }
