@@ -103,8 +103,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         cages: Option<std::path::PathBuf>,
         /// Stream every solution as it is found, one JSON line each ({"solution": [...]}), then
-        /// one summary line ({"count", "complete", "nodes", "elapsed_ms"}). Without it only the
-        /// first 1000 solutions are shown and the rest are counted.
+        /// one summary line ({"count", "by_last_move", "complete", "nodes", "elapsed_ms"}).
+        /// Without it only the first 1000 solutions are shown and the rest are counted.
         #[arg(long)]
         jsonl: bool,
         /// Do not try the positions of candidate lines as cages (only the analysis and the
