@@ -19,8 +19,12 @@
 //! CPU is the child's user and system time (`getrusage`), which a loaded machine inflates less
 //! than wall time. A problem one build finds and a later build misses is flagged `MISSED`.
 
+#[path = "support/cpu.rs"]
+mod cpu;
 #[path = "../tests/support/published.rs"]
 mod published;
+
+use cpu::children_cpu;
 
 use std::{
     io::Write as _,
@@ -120,18 +124,6 @@ fn run(
         nodes: answer["nodes"].as_u64().unwrap_or(0),
         cpu,
     }
-}
-
-/// The user and system CPU seconds of the children waited for so far.
-fn children_cpu() -> f64 {
-    // SAFETY: `getrusage` fills the struct it is given.
-    let usage = unsafe {
-        let mut usage = std::mem::zeroed::<libc::rusage>();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage
-    };
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// The CPU seconds of a running process, from `/proc` (in clock ticks, 10 ms; 0 if unreadable).
