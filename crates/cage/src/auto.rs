@@ -27,6 +27,7 @@ use shakmaty::Color;
 use super::carve::{claim, clusters, peel, Peeled};
 use super::failure::Failure;
 use super::format::Cage;
+use super::generator::PawnCosts;
 use super::options::VerifyOptions;
 use super::search::verify_flat;
 use super::store::{verify_cancellable, verify_with, CageStore};
@@ -169,6 +170,8 @@ enum Tried {
 #[derive(Clone, Debug, Default)]
 pub struct CageFinder {
     tried: HashMap<Cage, Tried>,
+    /// The pawn costs every probe's generator borrows.
+    costs: PawnCosts,
 }
 
 impl CageFinder {
@@ -263,7 +266,8 @@ impl CageFinder {
                 // A claim that is no cage usually lets its units walk home or away along the
                 // first lines the guided search tries: the flat search finds such a line without
                 // the sub-searches that prove parts of nodes dead, at a fraction of the cost.
-                let (probed, result) = verify_flat(&cage, store.known(), &options, cancel);
+                let (probed, result) =
+                    verify_flat(&cage, store.known(), &options, &mut self.costs, cancel);
                 search.tried += 1;
                 search.nodes += probed;
                 if result == Err(Failure::Cancelled) {

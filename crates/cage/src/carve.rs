@@ -64,13 +64,18 @@ pub(crate) fn retreat(board: &Board, from: Square) -> Bitboard {
         };
         attacks::attacks(k, mirror, occupied)
     });
+    // The squares an enemy unit attacks, the king gone from its own (one look per enemy unit
+    // rather than one per empty square).
     let attacked = if piece.role == Role::King {
-        let mut without = board.clone();
-        without.discard_piece_at(from);
-        (!occupied)
+        board
+            .by_color(piece.color.other())
             .into_iter()
-            .filter(|&sq| without.attacks_to(sq, piece.color.other(), occupied).any())
-            .collect()
+            .filter_map(|sq| {
+                board
+                    .piece_at(sq)
+                    .map(|p| attacks::attacks(sq, p, occupied))
+            })
+            .fold(Bitboard::EMPTY, |all, a| all | a)
     } else {
         Bitboard::EMPTY
     };

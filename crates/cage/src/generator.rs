@@ -270,6 +270,13 @@ pub(crate) fn dead_at_home(board: &Board, statics: Bitboard, color: Color) -> De
 /// A side, its pawns, and its promoted bishops on light and dark squares.
 type PawnKey = (Color, Bitboard, u32, u32);
 
+/// The least captures of pawn structures (see [`Generator`]'s field), kept by whoever runs many
+/// searches over few structures and lent to each search's generator ([`Generator::swap_pawn_costs`]).
+pub(crate) type PawnCosts = HashMap<PawnKey, Option<(u32, u32)>>;
+
+/// The most structures a [`PawnCosts`] lent from search to search keeps before it starts afresh.
+pub(crate) const MAX_PAWN_COSTS: usize = 1 << 14;
+
 /// The home squares of `color`'s pieces (its back rank) on which `board` has a unit other than
 /// the one the initial array has there: the only squares [`dead_at_home`] can find.
 fn foreign_homes(board: &Board, color: Color) -> Bitboard {
@@ -289,7 +296,7 @@ pub(crate) struct Generator {
     /// Minimum captures of a side's pawns (`None`: impossible structure), by side, pawns and
     /// promoted bishops on light and dark squares: the pawns' alone, and with those bishops'
     /// promotions (see [`PawnCost::min_captures`]).
-    pawns: HashMap<PawnKey, Option<(u32, u32)>>,
+    pawns: PawnCosts,
     /// King steps from each square to the nearest square outside the zone (at most 8).
     exit: [u8; 64],
 }
@@ -319,6 +326,15 @@ impl Generator {
             pawns: HashMap::default(),
             exit,
         }
+    }
+
+    /// Exchanges the generator's pawn costs with `costs`: lent before a search and taken back
+    /// after it, a caller's costs serve many searches (they depend on the pawns alone).
+    pub(crate) fn swap_pawn_costs(&mut self, costs: &mut PawnCosts) {
+        if costs.len() >= MAX_PAWN_COSTS {
+            costs.clear();
+        }
+        std::mem::swap(&mut self.pawns, costs);
     }
 
     /// A guess of how far `board` is from an escape: for each unit not on its home square, one

@@ -84,6 +84,13 @@ impl Memo {
         Some((entry.node.board.occupied(), entry.node.frozen))
     }
 
+    /// Whether some learnt node's units all stand on `board` (same squares, colours and roles): a
+    /// node with those units can be covered ([`Memo::covering`]) only then. A cheap look before
+    /// a node is built to ask.
+    pub(crate) fn may_cover(&self, board: &Board) -> bool {
+        self.lock().learnt.on_board(board)
+    }
+
     /// Keeps a node with no realization (the root of a successful verification, a proven reduced
     /// node or pen core) for matching by containment in later searches and at the roots of later
     /// verifications (the claims of the automatic cage attempt in a search among them).
@@ -187,6 +194,18 @@ impl Learnt {
         })
     }
 
+    /// Whether an entry's units all stand on `board` (the part of [`learnt_covers`] that needs
+    /// no node).
+    fn on_board(&self, board: &Board) -> bool {
+        board.occupied().into_iter().any(|sq| {
+            board.piece_at(sq).is_some_and(|piece| {
+                self.keyed[piece][usize::from(sq)]
+                    .iter()
+                    .any(|&i| units_on(&self.entries[i as usize].node.board, board))
+            })
+        })
+    }
+
     /// Files `state` (a node with no realization) unless an entry already covers it or the index
     /// is full.
     fn insert(&mut self, state: &State) {
@@ -211,6 +230,17 @@ impl Learnt {
     }
 }
 
+/// Whether the units of `units` all stand on `board`: same squares, colours and roles.
+fn units_on(units: &Board, board: &Board) -> bool {
+    units.occupied().is_subset(board.occupied())
+        && Color::ALL
+            .into_iter()
+            .all(|c| units.by_color(c).is_subset(board.by_color(c)))
+        && Role::ALL
+            .into_iter()
+            .all(|r| units.by_role(r).is_subset(board.by_role(r)))
+}
+
 /// Whether every realization of a node with units `board`, frozen units `frozen`, pending unit
 /// `pending` and allowances `rem` realizes the learnt node `l`, which has none: `l`'s units stand
 /// on `board` (same squares, colours and roles), its frozen units are frozen, its pending unit (if
@@ -222,13 +252,7 @@ fn learnt_covers(
     pending: Option<shakmaty::Square>,
     rem: &ByColor<u8>,
 ) -> bool {
-    l.node.board.occupied().is_subset(board.occupied())
-        && Color::ALL
-            .into_iter()
-            .all(|c| l.node.board.by_color(c).is_subset(board.by_color(c)))
-        && Role::ALL
-            .into_iter()
-            .all(|r| l.node.board.by_role(r).is_subset(board.by_role(r)))
+    units_on(&l.node.board, board)
         && l.node.frozen.is_subset(frozen)
         && (l.node.pending.is_none() || l.node.pending == pending)
         && covers(&l.rem, rem)

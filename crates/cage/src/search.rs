@@ -48,7 +48,7 @@ use shakmaty::{attacks, Bitboard, Board, ByColor, Color, Role, Square};
 
 use super::failure::{Escape, Failure};
 use super::format::Cage;
-use super::generator::{all_home, covers, Generator, Kind, Node, State, Step};
+use super::generator::{all_home, covers, Generator, Kind, Node, PawnCosts, State, Step};
 use super::memo::Memo;
 use super::options::VerifyOptions;
 
@@ -229,15 +229,18 @@ pub(crate) fn verify_flat(
     cage: &Cage,
     known: Known<'_>,
     options: &VerifyOptions,
+    costs: &mut PawnCosts,
     cancel: Option<&AtomicBool>,
 ) -> (u64, Result<(), Failure>) {
     let mut search = Search::new(cage, known, options);
     search.cancel = cancel;
     search.nesting = MAX_NESTING;
+    search.gen.swap_pawn_costs(costs);
     let result = match search.gen.root(cage) {
         None => Ok(()),
         Some(root) => search.explore(root, false),
     };
+    search.gen.swap_pawn_costs(costs);
     (search.nodes, result)
 }
 

@@ -181,6 +181,11 @@ impl CageStore {
     /// Cheap: only the entries keyed by the units of `pos` are looked at.
     #[must_use]
     pub fn learnt_reason(&self, pos: &RetroPosition) -> Option<Reason> {
+        // Most positions hold no learnt node's units at all: they are answered before a node
+        // (and its pawn costs) is built.
+        if !self.memo.may_cover(pos.board()) {
+            return None;
+        }
         let cage = claim(pos, pos.board().occupied())?;
         // A claim illegal outright is left to the analysis, which words it better.
         let root = Generator::new(cage.zone, false, true).root(&cage)?;

@@ -7,7 +7,7 @@ use retrace_testkit::{move_squares, random_game, Game};
 use shakmaty::{Bitboard, Board, ByColor, CastlingSide, Color, File, Move, Position, Square};
 
 use super::format::{default_zone, INITIAL};
-use super::generator::{all_home, Generator, Kind, Node, State, Step};
+use super::generator::{all_home, Generator, Kind, Node, PawnCosts, State, Step};
 use super::search::verify_flat;
 
 /// The options of a flat verification within `max_nodes`.
@@ -348,7 +348,14 @@ fn nodes_proven_once_close_every_node_containing_them() {
     let keym = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R frozen=e1,h1").expect("claim");
     let budget = 20_000;
     assert_eq!(
-        verify_flat(&keym, CageStore::new().known(), &flat(budget), None).1,
+        verify_flat(
+            &keym,
+            CageStore::new().known(),
+            &flat(budget),
+            &mut PawnCosts::default(),
+            None
+        )
+        .1,
         Err(Failure::NodeLimit(budget))
     );
     let store = CageStore::new();
@@ -356,12 +363,26 @@ fn nodes_proven_once_close_every_node_containing_them() {
     assert!(verify(&pen, &store).verified());
     assert!(store.is_empty());
     assert_eq!(
-        verify_flat(&keym, store.known(), &flat(budget), None).1,
+        verify_flat(
+            &keym,
+            store.known(),
+            &flat(budget),
+            &mut PawnCosts::default(),
+            None
+        )
+        .1,
         Ok(())
     );
     let loose = Cage::parse_line("8/8/8/8/6P1/2PPkPPB/1PrRpRPr/2BQK2R").expect("claim");
     assert!(matches!(
-        verify_flat(&loose, store.known(), &flat(budget), None).1,
+        verify_flat(
+            &loose,
+            store.known(),
+            &flat(budget),
+            &mut PawnCosts::default(),
+            None
+        )
+        .1,
         Err(Failure::AllHome | Failure::BoardEmpty)
     ));
 }

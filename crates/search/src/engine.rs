@@ -300,6 +300,14 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         }
     }
 
+    /// Whether `pos` (with its rights `lost`) stands on the existence line, without recording a
+    /// repetition.
+    fn on_line(&self, pos: &RetroPosition, lost: LostRights) -> bool {
+        self.repetitions
+            .as_ref()
+            .is_some_and(|rep| rep.find(pos, lost.key()).is_some())
+    }
+
     /// Clears the record of lines cut for repeating.
     pub fn clear_repeats(&mut self) {
         if let Some(rep) = self.repetitions.as_mut() {
@@ -728,19 +736,29 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             // In the order of the existence search, so that the line it found is found again from
             // its table, without new searches below retractions it never tried.
             buffers.fill_in_existence_order(&pos);
-            let next = buffers.ordered.iter().find_map(|&r| {
-                // A child the table vouches for passed the pruner when the entry was made: no
-                // need to analyse it again.
-                if left > 0 && self.allowed(&pos, r, index) {
-                    let child = pos.retract(r);
-                    let key = NodeKey::of(&child, LostRights::default().key());
-                    if !self.known_deep(&child) && self.history.get(key, left) == Some(true) {
-                        return Some((r, child));
-                    }
+            // First the children the table vouches for: each passed the pruner when its entry
+            // was made, so none is analysed again, and the first of them in this order is the
+            // one the existence search found (the children before it failed or were pruned).
+            // Only when the table lost its entries is each child analysed and searched again.
+            // Under the repetition constraint successes are kept as the child they went on to
+            // (`onward`), which must not repeat the line so far.
+            let onward = self.onward.get(NodeKey::of(&pos, rights.key()), left + 1);
+            let vouched = buffers.ordered.iter().find_map(|&r| {
+                if !self.allowed(&pos, r, index) {
+                    return None;
                 }
-                let child = self.child(&pos, r, index)?;
-                (!self.repeats(&child, rights) && self.has_history(&child, left, index + 1))
-                    .then_some((r, child))
+                let child = pos.retract(r);
+                let key = NodeKey::of(&child, rights.key());
+                let kept = (left > 0 && self.history.get(key, left) == Some(true))
+                    || (onward == Some(key) && !self.on_line(&child, rights));
+                (kept && !self.known_deep(&child)).then_some((r, child))
+            });
+            let next = vouched.or_else(|| {
+                buffers.ordered.iter().find_map(|&r| {
+                    let child = self.child(&pos, r, index)?;
+                    (!self.repeats(&child, rights) && self.has_history(&child, left, index + 1))
+                        .then_some((r, child))
+                })
             });
             match next {
                 Some((r, child)) => {
