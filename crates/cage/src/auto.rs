@@ -24,7 +24,7 @@ use std::{collections::HashMap, sync::atomic::AtomicBool};
 use retrace_unmove::RetroPosition;
 use shakmaty::Color;
 
-use super::carve::{claim, clusters, peel, Peeled};
+use super::carve::{claim, clusters, peel, settles, Peeled};
 use super::failure::Failure;
 use super::format::Cage;
 use super::generator::PawnCosts;
@@ -256,6 +256,11 @@ impl CageFinder {
                     Some(Tried::Failed) => continue,
                     Some(&Tried::OutOfNodes(given)) if given >= budget => continue,
                     _ => {}
+                }
+                // A claim whose units all walk home or away one by one seldom holds a cage.
+                if settles(&cage) {
+                    self.remember(cage, Tried::Failed);
+                    continue;
                 }
                 let mut options = VerifyOptions {
                     max_nodes: PROBE_NODES.min(budget),

@@ -106,6 +106,48 @@ pub(crate) fn retreat(board: &Board, from: Square) -> Bitboard {
     }
 }
 
+/// Whether the units of `cage` can be settled one after the other, each walking alone (as
+/// [`retreat`] sees it, the others standing still) out of the claim's zone or onto a home square
+/// of its kind, where it then stands in the others' way: the shape of the lines along which a
+/// claim that is no cage lets its units go home or away ([`crate::Failure::AllHome`],
+/// [`crate::Failure::BoardEmpty`]). A unit already on a home square of its kind is settled. A
+/// heuristic for which claims are worth a verification (a unit that cannot be settled so is
+/// what a cage shuts in), never a proof: a claim that settles is not tried, which only gives up
+/// a cage the verifier might have proven.
+#[must_use]
+pub(crate) fn settles(cage: &Cage) -> bool {
+    let mut board = cage.board.clone();
+    let mut left = board.occupied() & !cage.frozen;
+    loop {
+        let before = left;
+        for sq in left {
+            let Some(piece) = board.piece_at(sq) else {
+                continue;
+            };
+            let homes = INITIAL.by_piece(piece);
+            if homes.contains(sq) {
+                left.discard(sq);
+                continue;
+            }
+            let reach = retreat(&board, sq);
+            if (reach & !cage.zone).any() {
+                board.discard_piece_at(sq);
+                left.discard(sq);
+            } else if let Some(home) = (reach & homes).first() {
+                board.discard_piece_at(sq);
+                board.set_piece_at(home, piece);
+                left.discard(sq);
+            }
+        }
+        if left.is_empty() {
+            return true;
+        }
+        if left == before {
+            return false;
+        }
+    }
+}
+
 /// What peeling a cluster leaves (see [`peel`]).
 pub(crate) enum Peeled {
     /// No unit could walk away: the cluster is its own core.
