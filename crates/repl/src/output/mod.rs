@@ -10,6 +10,7 @@ mod answers;
 pub mod proof;
 pub mod proofgame;
 pub mod render;
+pub mod reply;
 pub mod retractor;
 mod rights;
 mod shown;
@@ -27,7 +28,7 @@ pub use answers::{
     cage_verify, check, list, perft, solve, solve_stream_summary, JsonlSolution, ReasonDoc,
 };
 pub use rights::rights;
-pub use shown::{escape_controls, one_line, ONE_LINE_BYTES};
+pub use shown::{escape_controls, one_line, shown_path, ONE_LINE_BYTES};
 
 /// The exit status when whoever reads our output stopped reading (as `head` does): what a shell
 /// reports for a program ended by `SIGPIPE`, 128 + 13.

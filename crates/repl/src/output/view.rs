@@ -19,6 +19,24 @@ pub enum Marked {
     Earlier,
 }
 
+/// A position as the session shows it: drawn in a style, maybe turned round, with the mark of
+/// a line proven illegal.
+#[derive(Clone, Debug)]
+pub struct BoardView {
+    pub pos: RetroPosition,
+    pub style: Style,
+    pub flipped: bool,
+    pub marked: Option<Marked>,
+}
+
+impl BoardView {
+    /// The text of [`board`].
+    #[must_use]
+    pub fn text(&self) -> String {
+        board(&self.pos, self.style, self.flipped, self.marked)
+    }
+}
+
 /// The board drawn in `style` (turned around when `flipped`), the FEN, the marks, the count of
 /// retractions, and whether the line is marked illegal.
 #[must_use]
