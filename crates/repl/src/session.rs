@@ -35,7 +35,7 @@ use crate::{
 };
 
 pub use command::{CageAction, CageClaim, Command, Export, Format, Mark};
-pub use error::SessionError;
+pub use error::{ParseError, RecordError, SessionError, SessionFileError};
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -183,8 +183,7 @@ impl Session {
         // Whatever comes after a retraction into an illegal position decides: `back` takes it
         // back, anything else (even a line that does not parse) goes on.
         let after_illegal = std::mem::take(&mut self.pending_illegal);
-        let command =
-            Command::parse(line, self.position().retracting()).map_err(SessionError::Parse)?;
+        let command = Command::parse(line, self.position().retracting())?;
         self.run(command, after_illegal, hooks)
     }
 

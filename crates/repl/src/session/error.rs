@@ -1,22 +1,73 @@
 //! Why a REPL command failed: one variant per kind of failure, its message the one line the user
-//! sees after `error: `. A command that fails leaves the session as it was (a file that could
-//! not be written is also counted, see [`super::Session::failed_writes`]).
+//! sees after `error: `. A line that does not parse fails with a [`ParseError`] before anything
+//! runs; a command that fails leaves the session as it was (a file that could not be written is
+//! also counted, see [`super::Session::failed_writes`]).
 
 use std::path::PathBuf;
 
 use retrace_cage::CageError;
 use retrace_search::{PgnError, RetractorError};
-use retrace_unmove::NotationError;
+use retrace_unmove::{NotationError, SetupError};
+use shakmaty::Square;
 use thiserror::Error;
 
-use crate::{args::KEPT_SOLUTIONS, lines::MAX_FILE, output::shown_path};
+use super::persist::{END, HEADER};
+use crate::{
+    args::{KEPT_SOLUTIONS, MAX_SOLVE_DEPTH},
+    lines::MAX_FILE,
+    output::shown_path,
+};
+
+/// Why a line is not a command the session can run.
+#[derive(Debug, Error)]
+pub enum ParseError {
+    /// The first word is no command, and the line is not moves either.
+    #[error("unknown command '{0}' (type help)")]
+    Unknown(String),
+    /// The words do not fit the command: how to write it.
+    #[error("{0}")]
+    Usage(&'static str),
+    /// `prove` without a depth it can search.
+    #[error("usage: prove N [nodes K] (N from 1 to {MAX_SOLVE_DEPTH})")]
+    ProveUsage,
+    /// A word the command needs is missing: which, and how to give it.
+    #[error("{0}")]
+    Missing(&'static str),
+    /// A position (`fen`, `board`, `pieces`) that does not set up.
+    #[error(transparent)]
+    Position(#[from] SetupError),
+    /// An argument the command line shares with the REPL (a side, a length, a count, the
+    /// options of `solve`) that does not read.
+    #[error("{0}")]
+    Argument(String),
+    /// A retractor kind or stipulation that does not read.
+    #[error(transparent)]
+    Retractor(#[from] RetractorError),
+    #[error("'{0}' is not a square")]
+    NotASquare(String),
+    /// A unit of `pieces` that does not read.
+    #[error("'{0}' is not a unit: write Kh1, Qf8, e2")]
+    NotAUnit(String),
+    /// A unit of `pieces` before any `white` or `black`.
+    #[error("say white or black before {0}")]
+    NoSideBefore(String),
+    /// Two units of `pieces` on one square.
+    #[error("{0} is given twice")]
+    GivenTwice(Square),
+    /// A count (`depth N`) that is not a number.
+    #[error("{what} '{value}' is not a number")]
+    NotANumber { what: &'static str, value: String },
+    /// A count (`nodes N`) that is not a positive number.
+    #[error("{what} '{value}' is not a positive number")]
+    NotAPositiveNumber { what: &'static str, value: String },
+}
 
 /// A command of the session that failed, and why.
 #[derive(Debug, Error)]
 pub enum SessionError {
-    /// The line is not a command, or its words do not parse (the message is the usage).
-    #[error("{0}")]
-    Parse(String),
+    /// The line is not a command, or its words do not parse.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
     /// `help` on a topic it has no page for.
     #[error("{0}")]
     Help(String),
@@ -82,8 +133,8 @@ pub enum SessionError {
     #[error("{0}")]
     Read(String),
     /// A session file that does not load: nothing changed.
-    #[error("{0}")]
-    SessionFile(String),
+    #[error(transparent)]
+    SessionFile(#[from] SessionFileError),
     /// `cage forget N` past the cages stored.
     #[error("there is no cage number {0} (see cage list)")]
     NoCage(usize),
@@ -93,4 +144,56 @@ pub enum SessionError {
     /// A cage that is malformed or not proven.
     #[error(transparent)]
     Cage(#[from] CageError),
+}
+
+/// Why a saved session does not load (see `persist.rs` for the format); nothing was loaded.
+#[derive(Debug, Error)]
+pub enum SessionFileError {
+    #[error("not a saved session: the first line is not '{HEADER}'")]
+    NotASession,
+    /// A record after the last one (1 is the first line of the file).
+    #[error("line {0}: a record after '{END}'; nothing was loaded")]
+    AfterEnd(usize),
+    /// A record that does not read or does not apply.
+    #[error("line {line}: {error}; nothing was loaded")]
+    Record { line: usize, error: RecordError },
+    #[error("the session has no 'fen' record; nothing was loaded")]
+    NoFen,
+    /// A file without its `end` record: a disk that filled, a copy that stopped.
+    #[error(
+        "the session file ends before its '{END}' record: it was cut short; nothing was loaded"
+    )]
+    CutShort,
+    /// Ctrl-C while the cages were verified.
+    #[error("interrupted while its cages were verified; nothing was loaded")]
+    Interrupted,
+    /// A cage that does not verify (1 is the first cage of the file).
+    #[error("cage {line}: {error}; nothing was loaded")]
+    Cage { line: usize, error: CageError },
+    /// An `at` record past the last step of the line.
+    #[error("step {step} is past the end of the line ({last}); nothing was loaded")]
+    StepPastEnd { step: usize, last: usize },
+}
+
+/// Why one record of a saved session does not read or does not apply.
+#[derive(Debug, Error)]
+pub enum RecordError {
+    /// The position set up, or a mark it refuses.
+    #[error(transparent)]
+    Position(#[from] SetupError),
+    /// A mark before the position it belongs to.
+    #[error("a '{0}' mark before the 'fen' record it belongs to")]
+    MarkBeforeFen(String),
+    #[error("'{0}' is not a square")]
+    NotASquare(String),
+    /// A promoted mark the position refuses.
+    #[error("{0}")]
+    Mark(String),
+    /// A retraction that does not read or is not legal where it comes.
+    #[error(transparent)]
+    Retraction(#[from] NotationError),
+    #[error("'{0}' is not a step number")]
+    NotAStep(String),
+    #[error("unexpected record '{0}'")]
+    Unexpected(String),
 }

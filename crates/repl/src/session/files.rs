@@ -68,8 +68,7 @@ impl Session {
     ) -> Result<FileReply, SessionError> {
         let text =
             crate::lines::read_text_file(file, "session file").map_err(SessionError::Read)?;
-        self.load_session_text_within(&text, Some(cancel))
-            .map_err(SessionError::SessionFile)?;
+        self.load_session_text_within(&text, Some(cancel))?;
         Ok(FileReply::Loaded {
             file: file.to_path_buf(),
             board: self.board(),
