@@ -161,7 +161,7 @@ impl Reply {
             ),
             Reply::Check(analysis) => view::check(analysis),
             Reply::Rights(Some(rights)) => {
-                super::rights(rights).map_or_else(|e| e.to_string(), |a| a.text)
+                super::rights::rights(rights).map_or_else(|e| e.to_string(), |a| a.text)
             }
             Reply::Rights(None) => "the board does not set up without its rights".to_owned(),
             Reply::Solved {
@@ -189,7 +189,7 @@ impl Reply {
                     text.push_str("\n(step K walks into game K, from its last move)");
                 }
                 if let Some(file) = written {
-                    let _ = write!(text, "\nwrote {}", super::shown_path(file));
+                    let _ = write!(text, "\nwrote {}", super::shown::shown_path(file));
                 }
                 text
             }

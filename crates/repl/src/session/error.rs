@@ -11,7 +11,6 @@ use retrace_unmove::{NotationError, SetupError};
 use shakmaty::Square;
 use thiserror::Error;
 
-use super::persist::{END, HEADER};
 use crate::{
     args::{KEPT_SOLUTIONS, MAX_SOLVE_DEPTH},
     lines::MAX_FILE,
@@ -149,10 +148,11 @@ pub enum SessionError {
 /// Why a saved session does not load (see `persist.rs` for the format); nothing was loaded.
 #[derive(Debug, Error)]
 pub enum SessionFileError {
-    #[error("not a saved session: the first line is not '{HEADER}'")]
+    /// The first line is not the header (the format's records are named in `persist.rs`).
+    #[error("not a saved session: the first line is not 'retrace-session 1'")]
     NotASession,
     /// A record after the last one (1 is the first line of the file).
-    #[error("line {0}: a record after '{END}'; nothing was loaded")]
+    #[error("line {0}: a record after 'end'; nothing was loaded")]
     AfterEnd(usize),
     /// A record that does not read or does not apply.
     #[error("line {line}: {error}; nothing was loaded")]
@@ -160,9 +160,7 @@ pub enum SessionFileError {
     #[error("the session has no 'fen' record; nothing was loaded")]
     NoFen,
     /// A file without its `end` record: a disk that filled, a copy that stopped.
-    #[error(
-        "the session file ends before its '{END}' record: it was cut short; nothing was loaded"
-    )]
+    #[error("the session file ends before its 'end' record: it was cut short; nothing was loaded")]
     CutShort,
     /// Ctrl-C while the cages were verified.
     #[error("interrupted while its cages were verified; nothing was loaded")]

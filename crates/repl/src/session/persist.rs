@@ -18,7 +18,7 @@
 //! refused); marks a retraction carries along are not repeated. Loading replays every record
 //! through the same checks as the commands, and either the whole session loads or nothing
 //! changes. A file without its `end` record was cut short (a disk that filled, a copy that
-//! stopped) and is refused.
+//! stopped) and is refused. Why a file does not load is a [`SessionFileError`] (`error.rs`).
 
 use std::{
     fmt::Write as _,
@@ -34,10 +34,10 @@ use super::{
 };
 
 /// The first line of a session file: the format and its version.
-pub(super) const HEADER: &str = "retrace-session 1";
+const HEADER: &str = "retrace-session 1";
 
 /// The record that ends a whole session file.
-pub(super) const END: &str = "end";
+const END: &str = "end";
 
 impl Session {
     /// The session as text in the format of this module.
@@ -198,5 +198,19 @@ fn marks(
     }
     for square in promoted {
         let _ = writeln!(text, "promoted {square}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_errors_name_the_records_of_the_format() {
+        assert!(SessionFileError::NotASession.to_string().contains(HEADER));
+        let cut = SessionFileError::CutShort.to_string();
+        assert!(cut.contains(&format!("'{END}' record")), "{cut}");
+        let after = SessionFileError::AfterEnd(3).to_string();
+        assert!(after.contains(&format!("after '{END}'")), "{after}");
     }
 }

@@ -4,7 +4,7 @@ use std::{fmt::Write as _, path::PathBuf};
 
 use retrace_cage::{Cage, CageError};
 
-use crate::output::{one_line, shown_path};
+use crate::output::shown::{one_line, shown_path};
 
 /// What a `cage` command did.
 pub enum CageReply {

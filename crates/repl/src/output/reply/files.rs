@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use retrace_legal::text::plural;
 
-use crate::output::{shown_path, view::BoardView};
+use crate::output::{shown::shown_path, view::BoardView};
 
 /// What a command that writes or reads a file did.
 pub enum FileReply {
