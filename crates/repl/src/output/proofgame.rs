@@ -7,7 +7,7 @@ use retrace_search::{game_score, ProofGames};
 use retrace_unmove::RetroPosition;
 use serde::Serialize;
 
-use super::{Answer, CliError};
+use super::{answer::Answer, error::CliError};
 use crate::proofgame::moves_text;
 
 /// `proofgame`'s document.
