@@ -14,7 +14,6 @@ use std::{
 };
 
 use retrace_cage::{analyze_thoroughly, analyze_with_cages, CageStore};
-use retrace_legal::text::color_name;
 use retrace_legal::Reason;
 use retrace_search::{
     prove_within, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress, Proof,
@@ -30,7 +29,7 @@ use crate::{
     output::{
         proofgame::ProofGameReport,
         reply::{History, Proved, Reply, SolutionList},
-        view::{BoardView, Marked},
+        view::{self, BoardView, Marked},
     },
 };
 
@@ -158,11 +157,10 @@ impl Session {
     /// The prompt: who retracts, how many retractions were taken, and an illegality mark.
     #[must_use]
     pub fn prompt(&self) -> String {
-        let mark = if self.is_illegal() { " ILLEGAL" } else { "" };
-        format!(
-            "{} retracts [{}]{mark}> ",
-            color_name(self.position().retracting()),
-            self.current
+        view::prompt(
+            self.position().retracting(),
+            self.current,
+            self.is_illegal(),
         )
     }
 
@@ -586,5 +584,82 @@ impl Session {
         self.line[self.current].pos = pos;
         self.found = None;
         Ok(Reply::Board(self.board()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `lines` on a new session, the last one apart: its outcome.
+    fn last_of(lines: &[&str]) -> Result<Outcome, SessionError> {
+        let mut session = Session::new(Style::Plain);
+        let mut quiet = |_: Progress| {};
+        let mut hooks = Hooks {
+            cancel: Arc::new(AtomicBool::new(false)),
+            progress: &mut quiet,
+        };
+        let (last, before) = lines.split_last().expect("a line to run");
+        for line in before {
+            session
+                .execute(line, &mut hooks)
+                .expect("the lines before succeed");
+        }
+        session.execute(last, &mut hooks)
+    }
+
+    #[test]
+    fn a_failure_is_told_by_its_kind_before_its_words() {
+        const BRANDIS: &str = "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -";
+        type Kind = fn(&SessionError) -> bool;
+        let cases: [(&[&str], Kind); 10] = [
+            (
+                &["bogus"],
+                |e| matches!(e, SessionError::Parse(ParseError::Unknown(w)) if w == "bogus"),
+            ),
+            (&["mark frozen z9"], |e| {
+                matches!(e, SessionError::Parse(ParseError::NotASquare(_)))
+            }),
+            (&["undo"], |e| matches!(e, SessionError::NothingToUndo)),
+            (&["redo"], |e| matches!(e, SessionError::NothingToRedo)),
+            (&["back"], |e| matches!(e, SessionError::NothingToTakeBack)),
+            (&["solutions"], |e| matches!(e, SessionError::NoSolve)),
+            (&[BRANDIS, "retract 99"], |e| {
+                matches!(e, SessionError::NoRetractionNumber(99))
+            }),
+            (&[BRANDIS, "solve 3", "step 0"], |e| {
+                matches!(e, SessionError::SolutionZero)
+            }),
+            (&[BRANDIS, "solve 3", "step 7"], |e| {
+                matches!(e, SessionError::NoSolution(7))
+            }),
+            (&["cage forget 1"], |e| matches!(e, SessionError::NoCage(1))),
+        ];
+        for (lines, kind) in cases {
+            match last_of(lines) {
+                Err(err) => assert!(kind(&err), "{lines:?}: {err:?}"),
+                Ok(outcome) => panic!("{lines:?} succeeded: {outcome:?}"),
+            }
+        }
+        // The words are the ones users have always seen.
+        let err = last_of(&[BRANDIS, "retract 99"]).expect_err("no such retraction");
+        assert_eq!(
+            err.to_string(),
+            "there is no retraction number 99 (see list)"
+        );
+    }
+
+    #[test]
+    fn history_and_redo_answer_in_the_words_users_know() {
+        let Ok(Outcome::Show(text)) = last_of(&["fen 7k/8/8/8/8/8/8/K7 w - -", "history"]) else {
+            panic!("history answers");
+        };
+        assert_eq!(text, "no retractions yet");
+        let Ok(Outcome::Show(text)) =
+            last_of(&["fen 7k/8/8/8/8/8/8/K7 w - -", "Kg8-h8", "undo", "redo"])
+        else {
+            panic!("redo answers");
+        };
+        assert!(text.contains("FEN 6k1/8/8/8/8/8/8/K7 b - -"), "{text}");
     }
 }

@@ -1,11 +1,12 @@
-//! The REPL's views of a position: the board with its FEN, marks and retractions, the numbered
-//! list of retractions, and the analysis. The session decides what to show; these make the text.
+//! The REPL's views of a position: the board with its FEN, marks and retractions, the prompt,
+//! the numbered list of retractions, and the analysis. The session decides what to show; these
+//! make the text.
 
 use std::fmt::Write as _;
 
-use retrace_legal::Analysis;
+use retrace_legal::{text::color_name, Analysis};
 use retrace_unmove::RetroPosition;
-use shakmaty::{Piece, Square};
+use shakmaty::{Color, Piece, Square};
 
 use super::render;
 use crate::board::{draw, Style};
@@ -67,6 +68,14 @@ pub fn board(pos: &RetroPosition, style: Style, flipped: bool, marked: Option<Ma
         None => {}
     }
     text
+}
+
+/// The REPL's prompt: who retracts, how many retractions were `taken`, and a mark when the line
+/// was proven illegal: `White retracts [2] ILLEGAL> `.
+#[must_use]
+pub fn prompt(retracting: Color, taken: usize, illegal: bool) -> String {
+    let mark = if illegal { " ILLEGAL" } else { "" };
+    format!("{} retracts [{taken}]{mark}> ", color_name(retracting))
 }
 
 /// Every legal retraction of `pos`, numbered, one line per unit.
