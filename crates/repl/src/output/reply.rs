@@ -1,5 +1,5 @@
 //! What a REPL command found, as facts ([`Reply`]), and the text the session shows for it. The
-//! session executes a command into a reply and never spells text itself; the replies of the
+//! session executes a command into a reply and never spells the text it shows; the replies of the
 //! `cage` commands and of the commands that touch files are in `reply/`.
 
 mod cages;
@@ -20,7 +20,7 @@ use super::{proof::ProofReport, proofgame::ProofGameReport, render, view, view::
 
 /// The solutions `solve` and `solutions` list (of those kept): a terminal's worth more would
 /// scroll the answer away.
-pub const SOLUTIONS_SHOWN: usize = 200;
+const SOLUTIONS_SHOWN: usize = 200;
 
 /// What one REPL command found or did.
 pub enum Reply {
