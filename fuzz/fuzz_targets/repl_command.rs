@@ -36,6 +36,7 @@ fuzz_target!(|data: &[u8]| {
             progress: &mut quiet,
         };
         if let Err(err) = session.execute(line, &mut hooks) {
+            let err = err.to_string();
             assert!(!err.contains('\n'), "a one-line error: {err:?}");
         }
         let fen = session.position().fen();

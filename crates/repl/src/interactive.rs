@@ -229,10 +229,11 @@ fn run_line(session: &mut Session, line: &str, cancel: &Arc<AtomicBool>) -> Resu
         Ok(Outcome::Quit) => return Ok(true),
         Ok(Outcome::Show(text)) if text.is_empty() => {}
         Ok(Outcome::Show(text)) => print(&format!("{text}\n"))?,
-        Ok(Outcome::Partial { text, error }) => {
-            print(&format!("{text}\nerror: {}\n", escape_controls(&error)))?
-        }
-        Err(err) => print(&format!("error: {}\n", escape_controls(&err)))?,
+        Ok(Outcome::Partial { text, error }) => print(&format!(
+            "{text}\nerror: {}\n",
+            escape_controls(&error.to_string())
+        ))?,
+        Err(err) => print(&format!("error: {}\n", escape_controls(&err.to_string())))?,
     }
     Ok(false)
 }

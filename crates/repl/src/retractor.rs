@@ -3,7 +3,8 @@
 use clap::Args;
 use retrace_search::{
     retractor::{Play, Stage},
-    solve_retractor, ForwardGoal, LegalPruner, RetractorKind, RetractorParams,
+    solve_retractor, ForwardGoal, LegalPruner, RetractorError, RetractorKind, RetractorParams,
+    RetractorSolution,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Color;
@@ -51,24 +52,20 @@ pub fn answer(
     crate::output::retractor::answer(kind, args.retract, goal, &solution)
 }
 
-/// The REPL's `retractor KIND N GOAL` on `pos`, asked with `params`: the text of the answer,
-/// and for each key the retractions of its main line (the first defence and reply at each step),
-/// for `step K`.
+/// The REPL's `retractor KIND N GOAL` on `pos`, asked with `params`: the solution, and for each
+/// key the retractions of its main line (the first defence and reply at each step), for
+/// `step K`.
 pub fn repl(
     pos: &RetroPosition,
     params: RetractorParams<'_>,
-) -> Result<(String, Vec<Vec<Retraction>>), String> {
-    let (kind, n, goal) = (params.kind, params.retractions, params.goal);
-    let solution = solve_retractor(pos, params, &LegalPruner::new()).map_err(|e| e.to_string())?;
+) -> Result<(RetractorSolution, Vec<Vec<Retraction>>), RetractorError> {
+    let solution = solve_retractor(pos, params, &LegalPruner::new())?;
     let lines = solution
         .keys
         .iter()
         .map(|key| main_line(pos, key))
         .collect();
-    Ok((
-        crate::output::retractor::text(kind, n, goal, &solution),
-        lines,
-    ))
+    Ok((solution, lines))
 }
 
 /// The retractions along the first branch of `key`'s tree, up to the forward play.

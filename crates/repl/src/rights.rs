@@ -8,7 +8,7 @@ use std::{
 };
 
 use retrace_cage::CageStore;
-use retrace_search::rights::{rights, RightsParams};
+use retrace_search::rights::{rights, Rights, RightsParams};
 use retrace_unmove::RetroPosition;
 
 use crate::{cli::PositionArgs, interrupt::Interrupt, output::CliError};
@@ -43,14 +43,13 @@ pub fn run(
     crate::batch::run(args.json, args.jobs(), interrupt, answer)
 }
 
-/// The REPL's `rights`: the current position without its castling rights and en passant square
-/// (its other marks kept); `cancel` (Ctrl-C) stops it after the search running.
+/// The REPL's `rights`: the verdicts on the current position without its castling rights and
+/// en passant square (its other marks kept), `None` when the board does not set up without
+/// them; `cancel` (Ctrl-C) stops it after the search running.
 #[must_use]
-pub fn repl_text(pos: &RetroPosition, cages: &CageStore, cancel: &Arc<AtomicBool>) -> String {
+pub fn repl(pos: &RetroPosition, cages: &CageStore, cancel: &Arc<AtomicBool>) -> Option<Rights> {
     let fen = without_rights(&pos.fen());
-    let Ok(mut base) = RetroPosition::from_fen(&fen) else {
-        return "the board does not set up without its rights".to_owned();
-    };
+    let mut base = RetroPosition::from_fen(&fen).ok()?;
     let rights_units = retrace_search::rights::CastlingRight::ALL
         .iter()
         .filter(|r| pos.castling_rights().intersects(r.squares()))
@@ -65,6 +64,5 @@ pub fn repl_text(pos: &RetroPosition, cages: &CageStore, cancel: &Arc<AtomicBool
         cancel: Some(Arc::clone(cancel)),
         ..RightsParams::default()
     };
-    crate::output::rights(&rights(&base, &params, Some(cages)))
-        .map_or_else(|e| e.to_string(), |a| a.text)
+    Some(rights(&base, &params, Some(cages)))
 }

@@ -36,7 +36,9 @@ pub fn run(input: impl BufRead, strict: bool, cancel: Arc<AtomicBool>) -> Result
             if text.trim_start().starts_with('#') {
                 Ok(Outcome::Show(String::new()))
             } else {
-                session.execute(&text, &mut hooks)
+                session
+                    .execute(&text, &mut hooks)
+                    .map_err(|e| e.to_string())
             }
         });
         let error = match result {
@@ -47,7 +49,7 @@ pub fn run(input: impl BufRead, strict: bool, cancel: Arc<AtomicBool>) -> Result
             }
             Ok(Outcome::Partial { text, error }) => {
                 show(&mut out, &text)?;
-                Some(error)
+                Some(error.to_string())
             }
             Err(error) => Some(error),
         };

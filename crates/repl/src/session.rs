@@ -1,24 +1,23 @@
 //! The state of one retractor session and the commands that change it.
 //!
 //! A [`Session`] holds the line of positions reached by retracting from the position set up, and
-//! executes one command line at a time: parsed into a [`Command`] first (`command.rs`), then run,
-//! returning the text to show (made by [`crate::output::view`] and [`crate::output::render`]).
-//! Terminals and scripts both go through [`Session::execute`], so everything a person can do is
-//! testable without a terminal. The commands that touch files are in `files.rs` and `cages.rs`,
-//! the session file format in `persist.rs`.
+//! executes one command line at a time: parsed into a [`Command`] first (`command.rs`), then
+//! executed into a [`Reply`] that holds what it found, then rendered by [`Reply::text`] (in
+//! [`crate::output::reply`]); a failure is a [`SessionError`] (`error.rs`). Terminals and scripts
+//! both go through [`Session::execute`], so everything a person can do is testable without a
+//! terminal. The commands that touch files are in `files.rs` and `cages.rs`, the session file
+//! format in `persist.rs`.
 
 use std::{
-    fmt::Write as _,
     path::Path,
     sync::{atomic::AtomicBool, Arc},
 };
 
 use retrace_cage::{analyze_thoroughly, analyze_with_cages, CageStore};
-use retrace_legal::text::{color_name, plural};
 use retrace_legal::Reason;
 use retrace_search::{
-    line_notation, prove_within, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress,
-    Proof, ProofGameParams, RetractorKind, RetractorParams,
+    prove_within, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress, Proof,
+    ProofGameParams, RetractorKind, RetractorParams,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Square;
@@ -28,22 +27,20 @@ use crate::{
     board::Style,
     help,
     output::{
-        proof::ProofReport,
-        render,
-        view::{self, Marked},
+        proofgame::ProofGameReport,
+        reply::{History, Proved, Reply, SolutionList},
+        view::{self, BoardView, Marked},
     },
 };
 
 pub use command::{CageAction, CageClaim, Command, Export, Format, Mark};
-
-/// The solutions `solve` and `solutions` list (of the [`KEPT_SOLUTIONS`] kept): a terminal's
-/// worth more would scroll the answer away.
-const SOLUTIONS_SHOWN: usize = 200;
+pub use error::{ParseError, RecordError, SessionError, SessionFileError};
 
 const INITIAL_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 mod cages;
 mod command;
+mod error;
 mod files;
 mod persist;
 
@@ -58,13 +55,13 @@ struct Step {
 }
 
 /// What the front end should do after a command.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Outcome {
     /// Show this text (possibly empty) and read the next command.
     Show(String),
     /// Show this text, then report this error: the command did part of its work and kept it (a
     /// proof game search whose games are kept though its PGN file could not be written).
-    Partial { text: String, error: String },
+    Partial { text: String, error: SessionError },
     /// Leave the session.
     Quit,
 }
@@ -160,11 +157,10 @@ impl Session {
     /// The prompt: who retracts, how many retractions were taken, and an illegality mark.
     #[must_use]
     pub fn prompt(&self) -> String {
-        let mark = if self.is_illegal() { " ILLEGAL" } else { "" };
-        format!(
-            "{} retracts [{}]{mark}> ",
-            color_name(self.position().retracting()),
-            self.current
+        view::prompt(
+            self.position().retracting(),
+            self.current,
+            self.is_illegal(),
         )
     }
 
@@ -181,7 +177,7 @@ impl Session {
     /// Executes one command line. Errors are one line and leave the session unchanged (a file that
     /// could not be written is also counted, see [`Session::failed_writes`]); a command that did
     /// part of its work and kept it says so with [`Outcome::Partial`].
-    pub fn execute(&mut self, line: &str, hooks: &mut Hooks<'_>) -> Result<Outcome, String> {
+    pub fn execute(&mut self, line: &str, hooks: &mut Hooks<'_>) -> Result<Outcome, SessionError> {
         // Whatever comes after a retraction into an illegal position decides: `back` takes it
         // back, anything else (even a line that does not parse) goes on.
         let after_illegal = std::mem::take(&mut self.pending_illegal);
@@ -189,60 +185,69 @@ impl Session {
         self.run(command, after_illegal, hooks)
     }
 
-    /// Executes a parsed command; `after_illegal` the retractions that just led into an illegal
-    /// position (0 when none did).
+    /// Executes a parsed command and renders its reply; `after_illegal` the retractions that
+    /// just led into an illegal position (0 when none did).
     fn run(
         &mut self,
         command: Command,
         after_illegal: usize,
         hooks: &mut Hooks<'_>,
-    ) -> Result<Outcome, String> {
-        let text = match command {
-            Command::Nothing => String::new(),
+    ) -> Result<Outcome, SessionError> {
+        let reply = match command {
+            Command::Nothing => Reply::Nothing,
             Command::Quit => return Ok(Outcome::Quit),
-            Command::Help(topic) => help::text(&topic)?,
+            Command::Help(topic) => Reply::Help(help::text(&topic).map_err(SessionError::Help)?),
             Command::SetUp(pos) => self.set_up(pos),
-            Command::Show => self.show(),
+            Command::Show => Reply::Board(self.board()),
             Command::Flip => {
                 self.flipped = !self.flipped;
-                self.show()
+                Reply::Board(self.board())
             }
-            Command::List => self.list(),
-            Command::Retract(what) => self.retract_text(&what)?,
+            Command::List => Reply::Retractions(self.position().clone()),
+            Command::Retract(what) => self.retract(&what)?,
             Command::Paste(words) => self.paste(&words)?,
             Command::Undo => self.undo()?,
             Command::Redo => self.redo()?,
             Command::Start => {
                 self.current = 0;
-                self.show()
+                Reply::Board(self.board())
             }
-            Command::Back if after_illegal > 0 => self.back(after_illegal)?,
-            Command::Back => {
-                return Err("back only follows a retraction into an illegal position".into())
-            }
+            Command::Back if after_illegal > 0 => self.back(after_illegal),
+            Command::Back => return Err(SessionError::NothingToTakeBack),
             Command::History => self.history()?,
-            Command::Check => self.check(),
-            Command::Rights => {
-                crate::rights::repl_text(self.position(), &self.cages, &hooks.cancel)
-            }
+            Command::Check => Reply::Check(analyze_thoroughly(self.position(), &self.cages)),
+            Command::Rights => Reply::Rights(crate::rights::repl(
+                self.position(),
+                &self.cages,
+                &hooks.cancel,
+            )),
             Command::Solve(request) => self.solve(&request, hooks),
-            Command::Prove { depth, max_nodes } => self.prove(depth, max_nodes, hooks),
+            Command::Prove { depth, max_nodes } => {
+                Reply::Proved(self.prove(depth, max_nodes, hooks))
+            }
             Command::Retractor { kind, n, goal } => self.retractor(kind, n, goal, hooks)?,
             Command::ProofGame { request, pgn } => {
-                return self.proofgame(request, pgn.as_deref(), hooks)
+                let (reply, failed) = self.proofgame(request, pgn.as_deref(), hooks)?;
+                if let Some(error) = failed {
+                    return Ok(Outcome::Partial {
+                        text: reply.text(),
+                        error,
+                    });
+                }
+                reply
             }
-            Command::Solutions => self.solutions()?,
+            Command::Solutions => Reply::Solutions(self.solution_list()?),
             Command::Step(k) => self.step_into(k)?,
             Command::Mark(mark, square) => self.mark(mark, square)?,
-            Command::Export(export) => self.export(&export)?,
-            Command::Cage(action) => self.cage(action, &hooks.cancel)?,
-            Command::Save(file) => self.save(&file)?,
-            Command::Load(file) => self.load(&file, &hooks.cancel)?,
+            Command::Export(export) => Reply::File(self.export(&export)?),
+            Command::Cage(action) => Reply::Cage(self.cage(action, &hooks.cancel)?),
+            Command::Save(file) => Reply::File(self.save(&file)?),
+            Command::Load(file) => Reply::File(self.load(&file, &hooks.cancel)?),
         };
-        Ok(Outcome::Show(text))
+        Ok(Outcome::Show(reply.text()))
     }
 
-    fn set_up(&mut self, pos: RetroPosition) -> String {
+    fn set_up(&mut self, pos: RetroPosition) -> Reply {
         // One position set up by hand: worth the automatic cage attempt too.
         let illegal = !analyze_thoroughly(&pos, &self.cages).reasons.is_empty();
         self.line = vec![Step {
@@ -252,14 +257,14 @@ impl Session {
         }];
         self.current = 0;
         self.found = None;
-        let mut text = self.show();
-        if illegal {
-            text.push_str("\nThe analysis proves this position illegal (type check for why).");
+        Reply::SetUp {
+            board: self.board(),
+            illegal,
         }
-        text
     }
 
-    fn show(&self) -> String {
+    /// The current position as the session shows it.
+    fn board(&self) -> BoardView {
         // The mark passes down the line from the first position proven illegal.
         let marked = self.is_illegal().then(|| {
             if self.current > 0 && self.line[self.current - 1].illegal {
@@ -268,42 +273,40 @@ impl Session {
                 Marked::Here
             }
         });
-        view::board(self.position(), self.style, self.flipped, marked)
-    }
-
-    /// Every legal retraction, numbered, one line per unit.
-    fn list(&self) -> String {
-        view::retractions(self.position())
+        BoardView {
+            pos: self.position().clone(),
+            style: self.style,
+            flipped: self.flipped,
+            marked,
+        }
     }
 
     /// Parses a retraction given as notation or as a number from `list`.
-    fn parse_retraction(&self, what: &str) -> Result<Retraction, String> {
+    fn parse_retraction(&self, what: &str) -> Result<Retraction, SessionError> {
         let pos = self.position();
         match what.parse::<usize>() {
             Ok(n) => {
                 let retractions = pos.retractions();
                 n.checked_sub(1)
                     .and_then(|i| retractions.get(i).copied())
-                    .ok_or_else(|| format!("there is no retraction number {n} (see list)"))
+                    .ok_or(SessionError::NoRetractionNumber(n))
             }
-            Err(_) => pos.parse_retraction(what).map_err(|e| e.to_string()),
+            Err(_) => Ok(pos.parse_retraction(what)?),
         }
     }
 
-    fn retract_text(&mut self, what: &str) -> Result<String, String> {
+    fn retract(&mut self, what: &str) -> Result<Reply, SessionError> {
         let r = self.parse_retraction(what)?;
         let notation = self.position().notation(r);
-        let reasons = self.push(r);
-        let mut text = format!("retracted {notation}\n{}", self.show());
-        if !reasons.is_empty() {
+        let illegal = self.push(r);
+        if !illegal.is_empty() {
             self.pending_illegal = 1;
-            text.push_str("\nThe analysis proves this position illegal:");
-            for reason in &reasons {
-                let _ = write!(text, "\n  {reason}");
-            }
-            text.push_str("\nType back to take the retraction back, or go on (the line stays marked ILLEGAL).");
         }
-        Ok(text)
+        Ok(Reply::Retracted {
+            notation,
+            board: self.board(),
+            illegal,
+        })
     }
 
     /// Retracts `r` from the current position, dropping any redo steps. Returns the reasons the
@@ -328,13 +331,16 @@ impl Session {
     }
 
     /// Retracts a sequence, last move first; all of it or nothing.
-    fn paste(&mut self, words: &[String]) -> Result<String, String> {
+    fn paste(&mut self, words: &[String]) -> Result<Reply, SessionError> {
         let mut pos = self.position().clone();
         let mut line = Vec::with_capacity(words.len());
         for (i, word) in words.iter().enumerate() {
             let r = pos
                 .parse_retraction(word)
-                .map_err(|e| format!("move {} of the paste: {e}; nothing was retracted", i + 1))?;
+                .map_err(|source| SessionError::PasteMove {
+                    number: i + 1,
+                    source,
+                })?;
             pos = pos.retract(r);
             line.push(r);
         }
@@ -344,16 +350,14 @@ impl Session {
                 illegal_at = Some(i + 1);
             }
         }
-        let mut text = format!("retracted {} moves\n{}", words.len(), self.show());
-        if let Some(i) = illegal_at {
+        if illegal_at.is_some() {
             self.pending_illegal = words.len();
-            let _ = write!(
-                text,
-                "\nThe position after move {i} of the paste is illegal (type check). Type back to \
-                 take the paste back, or go on (the line stays marked ILLEGAL)."
-            );
         }
-        Ok(text)
+        Ok(Reply::Pasted {
+            moves: words.len(),
+            board: self.board(),
+            illegal_at,
+        })
     }
 
     /// Drops the steps after the current one, and the solutions found from a dropped step.
@@ -371,34 +375,32 @@ impl Session {
             .filter(|f| self.line.get(f.root).is_some_and(|s| s.pos == f.pos))
     }
 
-    fn undo(&mut self) -> Result<String, String> {
+    fn undo(&mut self) -> Result<Reply, SessionError> {
         if self.current == 0 {
-            return Err("nothing to undo: this is the position set up".into());
+            return Err(SessionError::NothingToUndo);
         }
         self.current -= 1;
-        Ok(self.show())
+        Ok(Reply::Board(self.board()))
     }
 
-    fn redo(&mut self) -> Result<String, String> {
+    fn redo(&mut self) -> Result<Reply, SessionError> {
         if self.current + 1 >= self.line.len() {
-            return Err("nothing to redo".into());
+            return Err(SessionError::NothingToRedo);
         }
         self.current += 1;
-        Ok(self.show())
+        Ok(Reply::Board(self.board()))
     }
 
     /// Takes back the `steps` retractions that led into an illegal position (one, or a whole
     /// paste) and forgets them.
-    fn back(&mut self, steps: usize) -> Result<String, String> {
+    fn back(&mut self, steps: usize) -> Reply {
         let steps = steps.min(self.current);
         self.current -= steps;
         self.cut_line_after_current();
-        let what = if steps == 1 {
-            "the retraction".to_owned()
-        } else {
-            format!("the {steps} retractions of the paste")
-        };
-        Ok(format!("took {what} back\n{}", self.show()))
+        Reply::TookBack {
+            steps,
+            board: self.board(),
+        }
     }
 
     /// The retractions from the start to here, last move first (the first one retracted is the
@@ -410,25 +412,17 @@ impl Session {
             .collect()
     }
 
-    fn history(&self) -> Result<String, String> {
+    fn history(&self) -> Result<Reply, SessionError> {
         if self.current == 0 {
-            return Ok("no retractions yet".into());
+            return Ok(Reply::History(None));
         }
-        let start = &self.line[0].pos;
+        let start = self.line[0].pos.clone();
         let taken = self.taken();
-        let retro = line_notation(start, &taken).join(" ");
-        let pgn = to_pgn(start, &taken).map_err(|e| e.to_string())?;
-        Ok(format!(
-            "retracted (last move first): {retro}\n\nas a game:\n{}",
-            pgn.trim_end()
-        ))
+        let pgn = to_pgn(&start, &taken)?;
+        Ok(Reply::History(Some(History { start, taken, pgn })))
     }
 
-    fn check(&self) -> String {
-        view::check(&analyze_thoroughly(self.position(), &self.cages))
-    }
-
-    fn solve(&mut self, request: &SolveRequest, hooks: &mut Hooks<'_>) -> String {
+    fn solve(&mut self, request: &SolveRequest, hooks: &mut Hooks<'_>) -> Reply {
         let pos = self.position().clone();
         let mut params = request.params(
             GameFacts::default(),
@@ -441,32 +435,22 @@ impl Session {
             params,
             &request.pruner(&self.cages, Arc::clone(&hooks.cancel)),
         );
-        let count = found.count;
-        let mut text = match count {
-            0 => render::illegal_text(&analyze_with_cages(&pos, &self.cages).reasons),
-            _ => String::new(),
+        let illegal = match found.count {
+            0 => analyze_with_cages(&pos, &self.cages).reasons,
+            _ => Vec::new(),
         };
-        text.push_str(&render::solve_summary(
-            &found,
-            " so far: the search was cut short",
-        ));
-        let refuted = render::refutations_text(&pos, &found.refuted);
         self.found = Some(Found {
             root: self.current,
-            pos,
-            lines: found.lines,
-            count,
-            by_last_move: found.by_last_move,
+            pos: pos.clone(),
+            lines: found.lines.clone(),
+            count: found.count,
+            by_last_move: found.by_last_move.clone(),
         });
-        text.push_str(&self.solution_list());
-        if !refuted.is_empty() {
-            text.push('\n');
-            text.push_str(refuted.trim_end());
+        Reply::Solved {
+            pos,
+            found,
+            illegal,
         }
-        if count > 0 {
-            text.push_str("\n(step K walks into solution K)");
-        }
-        text
     }
 
     /// A retractor from the current position; the main line of key K becomes solution K.
@@ -476,126 +460,105 @@ impl Session {
         n: u32,
         goal: ForwardGoal,
         hooks: &mut Hooks<'_>,
-    ) -> Result<String, String> {
+    ) -> Result<Reply, SessionError> {
         let pos = self.position().clone();
         let params = RetractorParams {
             cancel: Some(Arc::clone(&hooks.cancel)),
             progress: Some(&mut *hooks.progress),
             ..RetractorParams::new(kind, n, goal)
         };
-        let (mut text, lines) = crate::retractor::repl(&pos, params)?;
-        if !lines.is_empty() {
-            text.push_str("(step K walks the main line of key K)\n");
-        }
+        let (solution, lines) = crate::retractor::repl(&pos, params)?;
+        let walkable = !lines.is_empty();
         self.found = Some(Found::all(self.current, pos, lines));
-        Ok(text.trim_end().to_owned())
+        Ok(Reply::Retractor {
+            kind,
+            n,
+            goal,
+            solution,
+            walkable,
+        })
     }
 
     /// Legality by retraction: a history `N` plies deep, or the proof that every line dies
     /// earlier. A history found becomes solution 1, so `step 1` walks into it.
-    fn prove(&mut self, depth: u32, max_nodes: Option<u64>, hooks: &mut Hooks<'_>) -> String {
+    fn prove(&mut self, depth: u32, max_nodes: Option<u64>, hooks: &mut Hooks<'_>) -> Proved {
         let pos = self.position().clone();
         let illegal = analyze_with_cages(&pos, &self.cages).reasons;
         if !illegal.is_empty() {
-            return render::illegal_text(&illegal).trim_end().to_owned();
+            return Proved::Illegal(illegal);
         }
         let pruner = LegalPruner::with_cages(&self.cages);
         let cancel = Some(Arc::clone(&hooks.cancel));
         let proof = prove_within(&pos, depth, &pruner, cancel, max_nodes);
-        let report = ProofReport::new(&pos, depth, &proof);
-        let mut text = report.text();
-        if let Proof::History(line) = proof {
-            self.found = Some(Found::all(self.current, pos, vec![line]));
-            text.push_str("\n(step 1 walks into it)");
+        if let Proof::History(line) = &proof {
+            self.found = Some(Found::all(self.current, pos.clone(), vec![line.clone()]));
         }
-        text
+        Proved::Searched { pos, depth, proof }
     }
 
     /// `proofgame N [plies P] [max M] [pgn FILE]`: the games of N moves from the initial array
-    /// that reach the current position; they become the solutions `step K` walks into.
+    /// that reach the current position; they become the solutions `step K` walks into. The
+    /// reply comes with the error of writing the PGN file, if that failed.
     fn proofgame(
         &mut self,
         request: crate::proofgame::Request,
         pgn_file: Option<&Path>,
         hooks: &mut Hooks<'_>,
-    ) -> Result<Outcome, String> {
+    ) -> Result<(Reply, Option<SessionError>), SessionError> {
         let plies = request.plies;
         let pos = self.position().clone();
-        crate::proofgame::check_side(&pos, plies)?;
+        crate::proofgame::check_side(&pos, plies).map_err(SessionError::ProofGame)?;
         let params = ProofGameParams {
             cancel: Some(Arc::clone(&hooks.cancel)),
             progress: Some(&mut *hooks.progress),
             ..ProofGameParams::default()
         };
         let found = crate::proofgame::search(&pos, request, &self.cages, params);
-        let answer =
-            crate::output::proofgame::answer(&pos, plies, &found).map_err(|e| e.to_string())?;
-        let mut text = answer.text.trim_end().to_owned();
+        let report = ProofGameReport::new(&pos, plies, &found)
+            .map_err(|e| SessionError::ProofGame(e.to_string()))?;
         let pgn = match pgn_file {
-            Some(_) => Some(crate::proofgame::pgn(&pos, &found.games)?),
+            Some(_) => {
+                Some(crate::proofgame::pgn(&pos, &found.games).map_err(SessionError::ProofGame)?)
+            }
             None => None,
         };
-        if !found.games.is_empty() {
-            text.push_str("\n(step K walks into game K, from its last move)");
-        }
         // The games are kept before the file is written: a file that cannot be written loses
         // nothing found.
         self.found = Some(Found::all(self.current, pos, found.games));
+        let mut written = None;
+        let mut failed = None;
         if let (Some(file), Some(pgn)) = (pgn_file, pgn) {
-            if let Err(error) = self.write_file(file, &pgn) {
-                return Ok(Outcome::Partial { text, error });
+            match self.write_file(file, &pgn) {
+                Ok(()) => written = Some(file.to_path_buf()),
+                Err(error) => failed = Some(error),
             }
-            let _ = write!(text, "\nwrote {}", files::shown(file));
         }
-        Ok(Outcome::Show(text))
+        Ok((Reply::ProofGame { report, written }, failed))
     }
 
-    /// The solutions kept from the last solve, the first [`SOLUTIONS_SHOWN`] of them, a line
-    /// each, every line after a newline (empty with no solve).
-    fn solution_list(&self) -> String {
-        let Some(found) = self.found() else {
-            return String::new();
-        };
-        let lines = render::solution_lines(
-            &found.pos,
-            &found.lines,
-            &found.by_last_move,
-            found.count,
-            SOLUTIONS_SHOWN,
-            "",
-        );
-        match lines.trim_end() {
-            "" => String::new(),
-            lines => format!("\n{lines}"),
-        }
-    }
-
-    fn solutions(&self) -> Result<String, String> {
-        match self.found() {
-            None => Err("no solve yet on this line".into()),
-            Some(found) => Ok(format!(
-                "{} solution{}{}",
-                found.count,
-                plural(found.count),
-                self.solution_list()
-            )),
-        }
+    /// The solutions kept from the last solve.
+    fn solution_list(&self) -> Result<SolutionList, SessionError> {
+        let found = self.found().ok_or(SessionError::NoSolve)?;
+        Ok(SolutionList {
+            pos: found.pos.clone(),
+            lines: found.lines.clone(),
+            by_last_move: found.by_last_move.clone(),
+            count: found.count,
+        })
     }
 
     /// Walks into solution `k`: its retractions become the line after the solve's position.
-    fn step_into(&mut self, k: usize) -> Result<String, String> {
-        let found = self.found().ok_or("no solve yet on this line")?;
+    fn step_into(&mut self, k: usize) -> Result<Reply, SessionError> {
+        let found = self.found().ok_or(SessionError::NoSolve)?;
         let line = k
             .checked_sub(1)
             .and_then(|i| found.lines.get(i))
-            .ok_or_else(|| {
-                if k == 0 {
-                    "there is no solution number 0: they count from 1".to_owned()
-                } else if (k as u64) <= found.count {
-                    format!("solution {k} was not kept: only the first {KEPT_SOLUTIONS} are")
-                } else {
-                    format!("there is no solution number {k}")
-                }
+            .ok_or(if k == 0 {
+                SessionError::SolutionZero
+            } else if (k as u64) <= found.count {
+                SessionError::SolutionNotKept(k)
+            } else {
+                SessionError::NoSolution(k)
             })?
             .clone();
         let root = found.root;
@@ -603,19 +566,100 @@ impl Session {
         for r in line {
             self.push(r);
         }
-        Ok(format!("solution {k}\n{}", self.show()))
+        Ok(Reply::Stepped {
+            number: k,
+            board: self.board(),
+        })
     }
 
-    fn mark(&mut self, mark: Mark, square: Square) -> Result<String, String> {
+    fn mark(&mut self, mark: Mark, square: Square) -> Result<Reply, SessionError> {
         let mut pos = self.position().clone();
         match mark {
             Mark::Frozen => pos.mark_never_moved(square).map_err(|e| e.to_string()),
             Mark::Promoted => crate::args::mark_promoted(&mut pos, square),
-        }?;
+        }
+        .map_err(SessionError::Mark)?;
         // Later steps were found without the mark; they no longer follow.
         self.cut_line_after_current();
         self.line[self.current].pos = pos;
         self.found = None;
-        Ok(self.show())
+        Ok(Reply::Board(self.board()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `lines` on a new session, the last one apart: its outcome.
+    fn last_of(lines: &[&str]) -> Result<Outcome, SessionError> {
+        let mut session = Session::new(Style::Plain);
+        let mut quiet = |_: Progress| {};
+        let mut hooks = Hooks {
+            cancel: Arc::new(AtomicBool::new(false)),
+            progress: &mut quiet,
+        };
+        let (last, before) = lines.split_last().expect("a line to run");
+        for line in before {
+            session
+                .execute(line, &mut hooks)
+                .expect("the lines before succeed");
+        }
+        session.execute(last, &mut hooks)
+    }
+
+    #[test]
+    fn a_failure_is_told_by_its_kind_before_its_words() {
+        const BRANDIS: &str = "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -";
+        type Kind = fn(&SessionError) -> bool;
+        let cases: [(&[&str], Kind); 10] = [
+            (
+                &["bogus"],
+                |e| matches!(e, SessionError::Parse(ParseError::Unknown(w)) if w == "bogus"),
+            ),
+            (&["mark frozen z9"], |e| {
+                matches!(e, SessionError::Parse(ParseError::NotASquare(_)))
+            }),
+            (&["undo"], |e| matches!(e, SessionError::NothingToUndo)),
+            (&["redo"], |e| matches!(e, SessionError::NothingToRedo)),
+            (&["back"], |e| matches!(e, SessionError::NothingToTakeBack)),
+            (&["solutions"], |e| matches!(e, SessionError::NoSolve)),
+            (&[BRANDIS, "retract 99"], |e| {
+                matches!(e, SessionError::NoRetractionNumber(99))
+            }),
+            (&[BRANDIS, "solve 3", "step 0"], |e| {
+                matches!(e, SessionError::SolutionZero)
+            }),
+            (&[BRANDIS, "solve 3", "step 7"], |e| {
+                matches!(e, SessionError::NoSolution(7))
+            }),
+            (&["cage forget 1"], |e| matches!(e, SessionError::NoCage(1))),
+        ];
+        for (lines, kind) in cases {
+            match last_of(lines) {
+                Err(err) => assert!(kind(&err), "{lines:?}: {err:?}"),
+                Ok(outcome) => panic!("{lines:?} succeeded: {outcome:?}"),
+            }
+        }
+        // The words are the ones users have always seen.
+        let err = last_of(&[BRANDIS, "retract 99"]).expect_err("no such retraction");
+        assert_eq!(
+            err.to_string(),
+            "there is no retraction number 99 (see list)"
+        );
+    }
+
+    #[test]
+    fn history_and_redo_answer_in_the_words_users_know() {
+        let Ok(Outcome::Show(text)) = last_of(&["fen 7k/8/8/8/8/8/8/K7 w - -", "history"]) else {
+            panic!("history answers");
+        };
+        assert_eq!(text, "no retractions yet");
+        let Ok(Outcome::Show(text)) =
+            last_of(&["fen 7k/8/8/8/8/8/8/K7 w - -", "Kg8-h8", "undo", "redo"])
+        else {
+            panic!("redo answers");
+        };
+        assert!(text.contains("FEN 6k1/8/8/8/8/8/8/K7 b - -"), "{text}");
     }
 }

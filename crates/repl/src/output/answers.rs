@@ -9,7 +9,7 @@ use retrace_unmove::{PerftCount, RetroPosition};
 use serde::Serialize;
 use shakmaty::Color;
 
-use super::{proof::ProofDoc, proof::ProofReport, render, Answer, CliError};
+use super::{answer::Answer, error::CliError, proof::ProofDoc, proof::ProofReport, render};
 use crate::args::{side_letter, KEPT_SOLUTIONS};
 
 /// A number for each side: `{"white": .., "black": ..}`.

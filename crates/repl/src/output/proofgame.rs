@@ -7,7 +7,7 @@ use retrace_search::{game_score, ProofGames};
 use retrace_unmove::RetroPosition;
 use serde::Serialize;
 
-use super::{Answer, CliError};
+use super::{answer::Answer, error::CliError};
 use crate::proofgame::moves_text;
 
 /// `proofgame`'s document.
@@ -25,23 +25,54 @@ struct ProofGameDoc {
 /// What a proof-game search found, ready to print: the games as game scores, whether the search
 /// was complete and the game unique. Every game is replayed with shakmaty; a game that does not
 /// replay is an internal failure.
-pub fn answer(pos: &RetroPosition, plies: u32, found: &ProofGames) -> Result<Answer, CliError> {
-    {
+pub struct ProofGameReport {
+    pub plies: u32,
+    /// Each game kept, as a game score.
+    pub scores: Vec<String>,
+    /// How many games were found in all.
+    pub count: u64,
+    pub complete: bool,
+    pub unique: Option<bool>,
+    pub nodes: u64,
+    pub elapsed_ms: f64,
+}
+
+impl ProofGameReport {
+    /// The report of the games `found` from the initial array to `pos` in `plies` plies.
+    pub fn new(
+        pos: &RetroPosition,
+        plies: u32,
+        found: &ProofGames,
+    ) -> Result<ProofGameReport, CliError> {
         let scores = found
             .games
             .iter()
             .map(|line| game_score(pos, line).map_err(|e| format!("a game found: {e}")))
             .collect::<Result<Vec<String>, String>>()
             .map_err(CliError::Internal)?;
-        let elapsed_ms = found.elapsed.as_secs_f64() * 1e3;
-        let count = found.count;
+        Ok(ProofGameReport {
+            plies,
+            scores,
+            count: found.count,
+            complete: found.complete,
+            unique: found.unique(),
+            nodes: found.nodes,
+            elapsed_ms: found.elapsed.as_secs_f64() * 1e3,
+        })
+    }
+
+    /// The text of the answer: the count, the verdict, the games numbered.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let count = self.count;
         let mut text = format!(
-            "{count} proof game{} in {} ({} nodes, {elapsed_ms:.1} ms)\n",
+            "{count} proof game{} in {} ({} nodes, {:.1} ms)\n",
             plural(count),
-            moves_text(plies),
-            found.nodes
+            moves_text(self.plies),
+            self.nodes,
+            self.elapsed_ms
         );
-        match found.unique() {
+        match self.unique {
             Some(true) => text.push_str("unique: the search was complete and found one game\n"),
             Some(false) if count == 0 => {
                 text.push_str("the search was complete: no game of this length reaches it\n");
@@ -49,22 +80,29 @@ pub fn answer(pos: &RetroPosition, plies: u32, found: &ProofGames) -> Result<Ans
             Some(false) => text.push_str("the search was complete: the game is not unique\n"),
             None => text.push_str("the search was cut short: there may be more\n"),
         }
-        for (i, score) in scores.iter().enumerate() {
+        for (i, score) in self.scores.iter().enumerate() {
             let _ = writeln!(text, "{:>4}. {score}", i + 1);
         }
-        let kept = scores.len() as u64;
+        let kept = self.scores.len() as u64;
         if count > kept {
             let _ = writeln!(text, "     ... and {} more, not kept", count - kept);
         }
-        let doc = ProofGameDoc {
-            plies,
-            solutions: scores,
-            count,
-            complete: found.complete,
-            unique: found.unique(),
-            nodes: found.nodes,
-            elapsed_ms,
-        };
-        Answer::new(&doc, text)
+        text
     }
+}
+
+/// `proofgame`'s answer, as text and as its document.
+pub fn answer(pos: &RetroPosition, plies: u32, found: &ProofGames) -> Result<Answer, CliError> {
+    let report = ProofGameReport::new(pos, plies, found)?;
+    let text = report.text();
+    let doc = ProofGameDoc {
+        plies,
+        solutions: report.scores,
+        count: report.count,
+        complete: report.complete,
+        unique: report.unique,
+        nodes: report.nodes,
+        elapsed_ms: report.elapsed_ms,
+    };
+    Answer::new(&doc, text)
 }

@@ -7,7 +7,7 @@ use retrace_search::{
 use serde::Serialize;
 use shakmaty::Color;
 
-use super::{Answer, CliError};
+use super::{answer::Answer, error::CliError};
 
 /// Tries the text output lists (the JSON lists them all).
 const TEXT_TRIES: usize = 12;

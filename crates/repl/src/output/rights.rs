@@ -8,7 +8,7 @@ use retrace_search::rights::{EpVerdict, RightVerdict, Rights};
 use serde::Serialize;
 use shakmaty::Square;
 
-use super::{Answer, CliError};
+use super::{answer::Answer, error::CliError};
 
 /// `rights`'s document (see `docs/cli.md`).
 #[derive(Debug, Serialize)]

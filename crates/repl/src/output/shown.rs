@@ -16,6 +16,13 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
+/// A file name as a message shows it: control characters escaped, so a name cannot drive the
+/// terminal.
+#[must_use]
+pub fn shown_path(file: &std::path::Path) -> String {
+    escape_controls(&file.display().to_string())
+}
+
 /// `text` made fit for one line of a message: control characters escaped, and cut after about
 /// [`ONE_LINE_BYTES`] bytes (a 1 MB input line must not come back whole on stderr), at the end
 /// of a word where there is one.

@@ -1,11 +1,12 @@
-//! The REPL's views of a position: the board with its FEN, marks and retractions, the numbered
-//! list of retractions, and the analysis. The session decides what to show; these make the text.
+//! The REPL's views of a position: the board with its FEN, marks and retractions, the prompt,
+//! the numbered list of retractions, and the analysis. The session decides what to show; these
+//! make the text.
 
 use std::fmt::Write as _;
 
-use retrace_legal::Analysis;
+use retrace_legal::{text::color_name, Analysis};
 use retrace_unmove::RetroPosition;
-use shakmaty::{Piece, Square};
+use shakmaty::{Color, Piece, Square};
 
 use super::render;
 use crate::board::{draw, Style};
@@ -17,6 +18,24 @@ pub enum Marked {
     Here,
     /// At an earlier position of the line.
     Earlier,
+}
+
+/// A position as the session shows it: drawn in a style, maybe turned round, with the mark of
+/// a line proven illegal.
+#[derive(Clone, Debug)]
+pub struct BoardView {
+    pub pos: RetroPosition,
+    pub style: Style,
+    pub flipped: bool,
+    pub marked: Option<Marked>,
+}
+
+impl BoardView {
+    /// The text of [`board`].
+    #[must_use]
+    pub fn text(&self) -> String {
+        board(&self.pos, self.style, self.flipped, self.marked)
+    }
 }
 
 /// The board drawn in `style` (turned around when `flipped`), the FEN, the marks, the count of
@@ -49,6 +68,14 @@ pub fn board(pos: &RetroPosition, style: Style, flipped: bool, marked: Option<Ma
         None => {}
     }
     text
+}
+
+/// The REPL's prompt: who retracts, how many retractions were `taken`, and a mark when the line
+/// was proven illegal: `White retracts [2] ILLEGAL> `.
+#[must_use]
+pub fn prompt(retracting: Color, taken: usize, illegal: bool) -> String {
+    let mark = if illegal { " ILLEGAL" } else { "" };
+    format!("{} retracts [{taken}]{mark}> ", color_name(retracting))
 }
 
 /// Every legal retraction of `pos`, numbered, one line per unit.

@@ -7,6 +7,7 @@ use retrace_search::{ForwardGoal, RetractorKind};
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
 
+use super::error::ParseError;
 use crate::{
     args::{parse_color, SolveRequest, MAX_SOLVE_DEPTH},
     proofgame,
@@ -117,7 +118,7 @@ const RETRACTOR_USAGE: &str = "usage: retractor proca|hoeg|help N #M|=M|s#M";
 impl Command {
     /// Parses one command line; `retracting` (the side to retract now) decides whether words
     /// typed alone are moves.
-    pub fn parse(line: &str, retracting: Color) -> Result<Command, String> {
+    pub fn parse(line: &str, retracting: Color) -> Result<Command, ParseError> {
         let line = line.trim();
         let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
@@ -125,18 +126,22 @@ impl Command {
             "" | "continue" => Command::Nothing,
             "quit" | "exit" => Command::Quit,
             "help" | "?" => Command::Help(rest.to_owned()),
-            "fen" => Command::SetUp(RetroPosition::from_fen(rest).map_err(|e| e.to_string())?),
+            "fen" => Command::SetUp(RetroPosition::from_fen(rest)?),
             "board" => Command::SetUp(parse_board_command(rest)?),
             "pieces" => Command::SetUp(parse_piece_list(rest)?),
             "show" => Command::Show,
             "flip" => Command::Flip,
             "list" => Command::List,
-            "retract" if rest.is_empty() => return Err("usage: retract <move|number>".into()),
+            "retract" if rest.is_empty() => {
+                return Err(ParseError::Usage("usage: retract <move|number>"))
+            }
             "retract" => Command::Retract(rest.to_owned()),
             "paste" => {
                 let words = retro_words(rest);
                 if words.is_empty() {
-                    return Err("usage: paste <move> <move> ... (last move first)".into());
+                    return Err(ParseError::Usage(
+                        "usage: paste <move> <move> ... (last move first)",
+                    ));
                 }
                 Command::Paste(words)
             }
@@ -147,21 +152,23 @@ impl Command {
             "history" => Command::History,
             "check" => Command::Check,
             "rights" => Command::Rights,
-            "solve" => Command::Solve(SolveRequest::parse_words(rest)?),
+            "solve" => {
+                Command::Solve(SolveRequest::parse_words(rest).map_err(ParseError::Argument)?)
+            }
             "prove" => parse_prove(rest)?,
             "retractor" => parse_retractor(rest)?,
             "proofgame" => parse_proofgame(rest)?,
             "solutions" => Command::Solutions,
             "step" => Command::Step(
                 rest.parse()
-                    .map_err(|_| "usage: step <solution number>".to_owned())?,
+                    .map_err(|_| ParseError::Usage("usage: step <solution number>"))?,
             ),
             "mark" => parse_mark(rest)?,
             "export" => Command::Export(parse_export(rest)?),
             "cage" => Command::Cage(parse_cage(rest)?),
-            "save" if rest.is_empty() => return Err("usage: save FILE".into()),
+            "save" if rest.is_empty() => return Err(ParseError::Usage("usage: save FILE")),
             "save" => Command::Save(PathBuf::from(rest)),
-            "load" if rest.is_empty() => return Err("usage: load FILE".into()),
+            "load" if rest.is_empty() => return Err(ParseError::Usage("usage: load FILE")),
             "load" => Command::Load(PathBuf::from(rest)),
             _ => {
                 // A move or a number alone is a retraction, the commonest thing to type, and a
@@ -171,7 +178,7 @@ impl Command {
                     w.parse::<usize>().is_ok() || Retraction::parse(w, retracting).is_ok()
                 });
                 if !looks_like_moves || moves.is_empty() {
-                    return Err(format!("unknown command '{command}' (type help)"));
+                    return Err(ParseError::Unknown(command.to_owned()));
                 }
                 match <[String; 1]>::try_from(moves) {
                     Ok([one]) => Command::Retract(one),
@@ -183,41 +190,49 @@ impl Command {
 }
 
 /// `prove N [nodes K]`.
-fn parse_prove(args: &str) -> Result<Command, String> {
-    let usage = || format!("usage: prove N [nodes K] (N from 1 to {MAX_SOLVE_DEPTH})");
+fn parse_prove(args: &str) -> Result<Command, ParseError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     let (depth, max_nodes) = match words[..] {
         [n] => (n, None),
-        [n, "nodes", k] => (n, Some(k.parse::<u64>().map_err(|_| usage())?)),
-        _ => return Err(usage()),
+        [n, "nodes", k] => (
+            n,
+            Some(k.parse::<u64>().map_err(|_| ParseError::ProveUsage)?),
+        ),
+        _ => return Err(ParseError::ProveUsage),
     };
     let depth = match depth.parse::<u32>() {
         Ok(n) if (1..=MAX_SOLVE_DEPTH).contains(&n) => n,
-        _ => return Err(usage()),
+        _ => return Err(ParseError::ProveUsage),
     };
     Ok(Command::Prove { depth, max_nodes })
 }
 
 /// `retractor proca|hoeg|help N #M|=M|s#M`.
-fn parse_retractor(args: &str) -> Result<Command, String> {
+fn parse_retractor(args: &str) -> Result<Command, ParseError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     let [kind, n, goal] = words[..] else {
-        return Err(RETRACTOR_USAGE.into());
+        return Err(ParseError::Usage(RETRACTOR_USAGE));
     };
     Ok(Command::Retractor {
-        kind: kind.parse().map_err(|e| format!("{e}"))?,
-        n: n.parse().map_err(|_| RETRACTOR_USAGE.to_owned())?,
-        goal: goal.parse().map_err(|e| format!("{e}"))?,
+        kind: kind.parse()?,
+        n: n.parse().map_err(|_| ParseError::Usage(RETRACTOR_USAGE))?,
+        goal: goal.parse()?,
     })
 }
 
 /// `proofgame N [max M] [pgn FILE]` or `proofgame plies P ...`.
-fn parse_proofgame(args: &str) -> Result<Command, String> {
+fn parse_proofgame(args: &str) -> Result<Command, ParseError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     let (plies, options) = match words.as_slice() {
-        ["plies", p, rest @ ..] => (proofgame::parse_plies(p)?, rest),
-        [n, rest @ ..] => (proofgame::parse_moves(n)?, rest),
-        [] => return Err(PROOFGAME_USAGE.into()),
+        ["plies", p, rest @ ..] => (
+            proofgame::parse_plies(p).map_err(ParseError::Argument)?,
+            rest,
+        ),
+        [n, rest @ ..] => (
+            proofgame::parse_moves(n).map_err(ParseError::Argument)?,
+            rest,
+        ),
+        [] => return Err(ParseError::Usage(PROOFGAME_USAGE)),
     };
     let mut request = proofgame::Request {
         plies,
@@ -227,49 +242,49 @@ fn parse_proofgame(args: &str) -> Result<Command, String> {
     for pair in options.chunks(2) {
         match pair {
             ["max", m] => {
-                request.max = Some(crate::args::parse_max(m)?);
+                request.max = Some(crate::args::parse_max(m).map_err(ParseError::Argument)?);
             }
             ["pgn", file] => pgn = Some(PathBuf::from(file)),
-            _ => return Err(PROOFGAME_USAGE.into()),
+            _ => return Err(ParseError::Usage(PROOFGAME_USAGE)),
         }
     }
     Ok(Command::ProofGame { request, pgn })
 }
 
 /// `mark frozen|promoted <square>`.
-fn parse_mark(args: &str) -> Result<Command, String> {
-    const USAGE: &str = "usage: mark frozen|promoted <square>";
+fn parse_mark(args: &str) -> Result<Command, ParseError> {
+    const USAGE: ParseError = ParseError::Usage("usage: mark frozen|promoted <square>");
     let mut words = args.split_whitespace();
     let (Some(kind), Some(square), None) = (words.next(), words.next(), words.next()) else {
-        return Err(USAGE.into());
+        return Err(USAGE);
     };
     let square: Square = square
         .parse()
-        .map_err(|_| format!("'{square}' is not a square"))?;
+        .map_err(|_| ParseError::NotASquare(square.to_owned()))?;
     let mark = match kind {
         "frozen" => Mark::Frozen,
         "promoted" => Mark::Promoted,
-        _ => return Err(USAGE.into()),
+        _ => return Err(USAGE),
     };
     Ok(Command::Mark(mark, square))
 }
 
 /// `export pgn|fen [file]` or `export solutions pgn|fen FILE`.
-fn parse_export(args: &str) -> Result<Export, String> {
+fn parse_export(args: &str) -> Result<Export, ParseError> {
     let (kind, file) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
     let file = file.trim();
-    let format = |word: &str, usage: &str| match word {
+    let format = |word: &str, usage: &'static str| match word {
         "pgn" => Ok(Format::Pgn),
         "fen" => Ok(Format::Fen),
-        _ => Err(usage.to_owned()),
+        _ => Err(ParseError::Usage(usage)),
     };
     if kind == "solutions" {
         let (kind, file) = file
             .split_once(char::is_whitespace)
-            .ok_or(EXPORT_SOLUTIONS_USAGE)?;
+            .ok_or(ParseError::Usage(EXPORT_SOLUTIONS_USAGE))?;
         let file = file.trim();
         if file.is_empty() {
-            return Err(EXPORT_SOLUTIONS_USAGE.into());
+            return Err(ParseError::Usage(EXPORT_SOLUTIONS_USAGE));
         }
         return Ok(Export::Solutions(
             format(kind, EXPORT_SOLUTIONS_USAGE)?,
@@ -281,7 +296,7 @@ fn parse_export(args: &str) -> Result<Export, String> {
 }
 
 /// `cage verify|list|forget|export|import ...`.
-fn parse_cage(args: &str) -> Result<CageAction, String> {
+fn parse_cage(args: &str) -> Result<CageAction, ParseError> {
     let (action, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
     let rest = rest.trim();
     Ok(match action {
@@ -289,18 +304,22 @@ fn parse_cage(args: &str) -> Result<CageAction, String> {
         "list" => CageAction::List,
         "forget" => CageAction::Forget(
             rest.parse()
-                .map_err(|_| "usage: cage forget <number>".to_owned())?,
+                .map_err(|_| ParseError::Usage("usage: cage forget <number>"))?,
         ),
-        "export" if rest.is_empty() => return Err("usage: cage export <file>".into()),
+        "export" if rest.is_empty() => return Err(ParseError::Usage("usage: cage export <file>")),
         "export" => CageAction::Export(PathBuf::from(rest)),
-        "import" if rest.is_empty() => return Err("usage: cage import <file>".into()),
+        "import" if rest.is_empty() => return Err(ParseError::Usage("usage: cage import <file>")),
         "import" => CageAction::Import(PathBuf::from(rest)),
-        _ => return Err("usage: cage verify|list|forget|export|import ... (help cage)".into()),
+        _ => {
+            return Err(ParseError::Usage(
+                "usage: cage verify|list|forget|export|import ... (help cage)",
+            ))
+        }
     })
 }
 
 /// The words after `cage verify`.
-fn parse_claim(args: &str) -> Result<CageClaim, String> {
+fn parse_claim(args: &str) -> Result<CageClaim, ParseError> {
     let mut claim = CageClaim::default();
     let mut words = args.split_whitespace();
     while let Some(word) = words.next() {
@@ -308,24 +327,31 @@ fn parse_claim(args: &str) -> Result<CageClaim, String> {
             "all" => {}
             "but" | "except" => claim.except = true,
             "zone" => {
-                let list = words.next().ok_or("zone needs squares: zone a1,b2")?;
+                let list = words
+                    .next()
+                    .ok_or(ParseError::Missing("zone needs squares: zone a1,b2"))?;
                 claim.zone = Some(parse_square_list(list)?);
             }
             "depth" => {
-                let n = words.next().ok_or("depth needs a number")?;
-                claim.depth = Some(
-                    n.parse::<u32>()
-                        .map_err(|_| format!("depth '{n}' is not a number"))?,
-                );
+                let n = words
+                    .next()
+                    .ok_or(ParseError::Missing("depth needs a number"))?;
+                claim.depth = Some(n.parse::<u32>().map_err(|_| ParseError::NotANumber {
+                    what: "depth",
+                    value: n.to_owned(),
+                })?);
             }
             "nodes" => {
-                let n = words.next().ok_or("nodes needs a number")?;
-                claim.max_nodes = Some(
-                    n.parse::<u64>()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("nodes '{n}' is not a positive number"))?,
-                );
+                let n = words
+                    .next()
+                    .ok_or(ParseError::Missing("nodes needs a number"))?;
+                claim.max_nodes =
+                    Some(n.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        ParseError::NotAPositiveNumber {
+                            what: "nodes",
+                            value: n.to_owned(),
+                        }
+                    })?);
             }
             squares => claim.listed |= parse_square_list(squares)?,
         }
@@ -358,27 +384,29 @@ fn retro_words(text: &str) -> Vec<String> {
 }
 
 /// Squares separated by commas (or one square).
-fn parse_square_list(list: &str) -> Result<Bitboard, String> {
+fn parse_square_list(list: &str) -> Result<Bitboard, ParseError> {
     list.split(',')
         .filter(|s| !s.is_empty())
         .map(|s| {
             s.parse::<Square>()
-                .map_err(|_| format!("'{s}' is not a square"))
+                .map_err(|_| ParseError::NotASquare(s.to_owned()))
         })
         .collect()
 }
 
 /// `board <BOARD> <w|b>`.
-fn parse_board_command(rest: &str) -> Result<RetroPosition, String> {
+fn parse_board_command(rest: &str) -> Result<RetroPosition, ParseError> {
     let (board, side) = rest
         .rsplit_once(char::is_whitespace)
-        .ok_or("usage: board <BOARD> <w|b> (w or b: the side that made the last move)")?;
-    let side = parse_color(side).map_err(|e| e.to_string())?;
-    RetroPosition::from_board_fen(board.trim(), side).map_err(|e| e.to_string())
+        .ok_or(ParseError::Usage(
+            "usage: board <BOARD> <w|b> (w or b: the side that made the last move)",
+        ))?;
+    let side = parse_color(side).map_err(ParseError::Argument)?;
+    Ok(RetroPosition::from_board_fen(board.trim(), side)?)
 }
 
 /// `pieces white Kh1 Qf8 e2 black Kf6 retract w`.
-fn parse_piece_list(rest: &str) -> Result<RetroPosition, String> {
+fn parse_piece_list(rest: &str) -> Result<RetroPosition, ParseError> {
     let mut board = Board::empty();
     let mut color = None;
     let mut retract = None;
@@ -388,26 +416,30 @@ fn parse_piece_list(rest: &str) -> Result<RetroPosition, String> {
             "white" | "w" => color = Some(Color::White),
             "black" | "b" => color = Some(Color::Black),
             "retract" | "retracts" => {
-                let side = words.next().ok_or("say which side retracts: retract w|b")?;
-                retract = Some(parse_color(side).map_err(|e| e.to_string())?);
+                let side = words
+                    .next()
+                    .ok_or(ParseError::Missing("say which side retracts: retract w|b"))?;
+                retract = Some(parse_color(side).map_err(ParseError::Argument)?);
             }
             _ => {
-                let color = color.ok_or_else(|| format!("say white or black before {word}"))?;
+                let color = color.ok_or_else(|| ParseError::NoSideBefore(word.to_owned()))?;
                 let (role, square) = parse_unit(word)?;
                 if board.piece_at(square).is_some() {
-                    return Err(format!("{square} is given twice"));
+                    return Err(ParseError::GivenTwice(square));
                 }
                 board.set_piece_at(square, Piece { color, role });
             }
         }
     }
-    let retract = retract.ok_or("say which side made the last move: ... retract w|b")?;
-    RetroPosition::from_board(board, retract).map_err(|e| e.to_string())
+    let retract = retract.ok_or(ParseError::Missing(
+        "say which side made the last move: ... retract w|b",
+    ))?;
+    Ok(RetroPosition::from_board(board, retract)?)
 }
 
 /// `Kh1`, `Qf8`, `e2` or `Pe2`.
-fn parse_unit(word: &str) -> Result<(Role, Square), String> {
-    let bad = || format!("'{word}' is not a unit: write Kh1, Qf8, e2");
+fn parse_unit(word: &str) -> Result<(Role, Square), ParseError> {
+    let bad = || ParseError::NotAUnit(word.to_owned());
     let (role, square) = match word.chars().next() {
         Some(c) if c.is_ascii_uppercase() => (
             Role::from_char(c.to_ascii_lowercase()).ok_or_else(bad)?,

@@ -18,7 +18,7 @@
 //! refused); marks a retraction carries along are not repeated. Loading replays every record
 //! through the same checks as the commands, and either the whole session loads or nothing
 //! changes. A file without its `end` record was cut short (a disk that filled, a copy that
-//! stopped) and is refused.
+//! stopped) and is refused. Why a file does not load is a [`SessionFileError`] (`error.rs`).
 
 use std::{
     fmt::Write as _,
@@ -28,8 +28,12 @@ use std::{
 use retrace_cage::{CageStore, LoadBudget};
 use shakmaty::Square;
 
-use super::Session;
+use super::{
+    error::{RecordError, SessionFileError},
+    Session,
+};
 
+/// The first line of a session file: the format and its version.
 const HEADER: &str = "retrace-session 1";
 
 /// The record that ends a whole session file.
@@ -63,7 +67,7 @@ impl Session {
     }
 
     /// Replaces the session by the one `text` describes, or changes nothing and says why.
-    pub fn load_session_text(&mut self, text: &str) -> Result<(), String> {
+    pub fn load_session_text(&mut self, text: &str) -> Result<(), SessionFileError> {
         self.load_session_text_within(text, None)
     }
 
@@ -73,7 +77,7 @@ impl Session {
         &mut self,
         text: &str,
         cancel: Option<&AtomicBool>,
-    ) -> Result<(), String> {
+    ) -> Result<(), SessionFileError> {
         let mut records = text
             .lines()
             .enumerate()
@@ -81,11 +85,7 @@ impl Session {
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
         match records.next() {
             Some((_, HEADER)) => {}
-            _ => {
-                return Err(format!(
-                    "not a saved session: the first line is not '{HEADER}'"
-                ))
-            }
+            _ => return Err(SessionFileError::NotASession),
         }
         let mut loaded = Session::new(self.style);
         loaded.flipped = self.flipped;
@@ -95,36 +95,34 @@ impl Session {
         let mut ended = false;
         for (number, record) in records {
             if ended {
-                return Err(format!(
-                    "line {number}: a record after '{END}'; nothing was loaded"
-                ));
+                return Err(SessionFileError::AfterEnd(number));
             }
             let (kind, rest) = record
                 .split_once(char::is_whitespace)
                 .unwrap_or((record, ""));
             let rest = rest.trim();
-            let result: Result<(), String> = match kind {
+            let result: Result<(), RecordError> = match kind {
                 "fen" if !set_up => {
                     set_up = true;
                     retrace_unmove::RetroPosition::from_fen(rest)
                         .map(|pos| {
                             loaded.set_up(pos);
                         })
-                        .map_err(|e| e.to_string())
+                        .map_err(RecordError::from)
                 }
-                "frozen" | "promoted" if !set_up => Err(format!(
-                    "a '{kind}' mark before the 'fen' record it belongs to"
-                )),
+                "frozen" | "promoted" if !set_up => {
+                    Err(RecordError::MarkBeforeFen(kind.to_owned()))
+                }
                 "frozen" | "promoted" => rest
                     .parse::<Square>()
-                    .map_err(|_| format!("'{rest}' is not a square"))
+                    .map_err(|_| RecordError::NotASquare(rest.to_owned()))
                     .and_then(|square| {
                         let last = loaded.line.len() - 1;
                         let pos = &mut loaded.line[last].pos;
                         if kind == "frozen" {
-                            pos.mark_never_moved(square).map_err(|e| e.to_string())
+                            pos.mark_never_moved(square).map_err(RecordError::from)
                         } else {
-                            crate::args::mark_promoted(pos, square)
+                            crate::args::mark_promoted(pos, square).map_err(RecordError::Mark)
                         }
                     }),
                 "retract" if set_up => {
@@ -135,12 +133,12 @@ impl Session {
                         .map(|r| {
                             loaded.push(r);
                         })
-                        .map_err(|e| e.to_string())
+                        .map_err(RecordError::from)
                 }
                 "at" => rest
                     .parse::<usize>()
                     .map(|n| at = Some(n))
-                    .map_err(|_| format!("'{rest}' is not a step number")),
+                    .map_err(|_| RecordError::NotAStep(rest.to_owned())),
                 "cage" => {
                     cage_lines.push(rest.to_owned());
                     Ok(())
@@ -149,18 +147,18 @@ impl Session {
                     ended = true;
                     Ok(())
                 }
-                _ => Err(format!("unexpected record '{kind}'")),
+                _ => Err(RecordError::Unexpected(kind.to_owned())),
             };
-            result.map_err(|e| format!("line {number}: {e}; nothing was loaded"))?;
+            result.map_err(|error| SessionFileError::Record {
+                line: number,
+                error,
+            })?;
         }
         if !set_up {
-            return Err("the session has no 'fen' record; nothing was loaded".into());
+            return Err(SessionFileError::NoFen);
         }
         if !ended {
-            return Err(format!(
-                "the session file ends before its '{END}' record: it was cut short; nothing was \
-                 loaded"
-            ));
+            return Err(SessionFileError::CutShort);
         }
         let budget = LoadBudget {
             cancel,
@@ -168,20 +166,16 @@ impl Session {
         };
         let (cages, dropped) = CageStore::load_within(&cage_lines.join("\n"), &budget);
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Err("interrupted while its cages were verified; nothing was loaded".into());
+            return Err(SessionFileError::Interrupted);
         }
-        if let Some((line, err)) = dropped.first() {
-            return Err(format!("cage {line}: {err}; nothing was loaded"));
+        if let Some((line, error)) = dropped.into_iter().next() {
+            return Err(SessionFileError::Cage { line, error });
         }
         loaded.cages = cages;
         let last = loaded.line.len() - 1;
         loaded.current = match at {
             Some(n) if n <= last => n,
-            Some(n) => {
-                return Err(format!(
-                    "step {n} is past the end of the line ({last}); nothing was loaded"
-                ))
-            }
+            Some(step) => return Err(SessionFileError::StepPastEnd { step, last }),
             None => last,
         };
         *self = loaded;
@@ -204,5 +198,19 @@ fn marks(
     }
     for square in promoted {
         let _ = writeln!(text, "promoted {square}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_errors_name_the_records_of_the_format() {
+        assert!(SessionFileError::NotASession.to_string().contains(HEADER));
+        let cut = SessionFileError::CutShort.to_string();
+        assert!(cut.contains(&format!("'{END}' record")), "{cut}");
+        let after = SessionFileError::AfterEnd(3).to_string();
+        assert!(after.contains(&format!("after '{END}'")), "{after}");
     }
 }
