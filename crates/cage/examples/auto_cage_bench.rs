@@ -84,6 +84,7 @@ const OFF: AutoLimits = AutoLimits {
     cluster_nodes: 5_000,
     total_nodes: 20_000,
     capture_charges: false,
+    settle: true,
 };
 
 /// Figures with the capture charges on and off, run position by position.

@@ -19,6 +19,7 @@ const LIMITS: AutoLimits = AutoLimits {
     cluster_nodes: 300,
     total_nodes: 1_000,
     capture_charges: true,
+    settle: false,
 };
 const CLOSURE_NODES: u64 = 1_000;
 

@@ -78,6 +78,7 @@ pub const SEARCH_CAGE_LIMITS: AutoLimits = AutoLimits {
     cluster_nodes: 2_500,
     total_nodes: 5_000,
     capture_charges: true,
+    settle: true,
 };
 
 /// Nodes the closure of a position may expand when [`prove`](fn@crate::prove) asks it ([`LegalPruner`]'s

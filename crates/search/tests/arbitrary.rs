@@ -19,6 +19,7 @@ const LIMITS: AutoLimits = AutoLimits {
     cluster_nodes: 200,
     total_nodes: 500,
     capture_charges: true,
+    settle: false,
 };
 
 /// Whether `line` is a sequence of legal retractions from `pos`.
