@@ -4,7 +4,10 @@
 use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
-use crate::{material::Promoted, promotion::WalkCache, statics::Statics, types::Captures};
+use crate::{
+    material::Promoted, pawn_items::ItemsMemo, promotion::WalkCache, statics::Statics,
+    types::Captures,
+};
 
 /// What the earlier rules deduced, as the later ones (the order of events, the accounting)
 /// need it.
@@ -19,6 +22,8 @@ pub(crate) struct Known<'a> {
     pub captures: &'a ByColor<Captures>,
     /// The analyser's cache of pawns' walks to the promotion squares.
     pub walks: &'a WalkCache,
+    /// The pawns each side must account for, once computed ([`crate::accounting::items`]).
+    pub items: &'a ItemsMemo,
 }
 
 impl Known<'_> {

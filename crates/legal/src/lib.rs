@@ -60,6 +60,7 @@ mod known;
 mod ledger;
 mod lookahead;
 mod material;
+mod pawn_items;
 mod pawns;
 mod promotion;
 mod reasons;
@@ -237,6 +238,7 @@ impl Analyzer {
             promoted: &promoted_units,
             captures: &analysis.captures,
             walks: &self.walks,
+            items: &Default::default(),
         };
         history::reasons(&known, out);
         let options = self.options;

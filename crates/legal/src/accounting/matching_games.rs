@@ -71,6 +71,7 @@ fn check_game(g: &retrace_testkit::Game, cache: &mut PawnCache, counts: &mut Cou
             promoted: &promoted,
             captures: &captures,
             walks: &walks,
+            items: &Default::default(),
         };
         counts.positions += 1;
         for victim in Color::ALL {
