@@ -48,6 +48,11 @@ pub fn clusters(board: &Board) -> Vec<Bitboard> {
 /// diagonally (an uncapture) until its second rank, a king never onto a square an enemy unit of
 /// `board` attacks, other units along their lines. A heuristic for [`peel`], not a proof.
 pub(crate) fn retreat(board: &Board, from: Square) -> Bitboard {
+    retreat_among(board, from, board.occupied())
+}
+
+/// [`retreat`], with only the units on `attackers` keeping a king off the squares they attack.
+fn retreat_among(board: &Board, from: Square, attackers: Bitboard) -> Bitboard {
     let Some(piece) = board.piece_at(from) else {
         return Bitboard::EMPTY;
     };
@@ -67,8 +72,7 @@ pub(crate) fn retreat(board: &Board, from: Square) -> Bitboard {
     // The squares an enemy unit attacks, the king gone from its own (one look per enemy unit
     // rather than one per empty square).
     let attacked = if piece.role == Role::King {
-        board
-            .by_color(piece.color.other())
+        (board.by_color(piece.color.other()) & attackers)
             .into_iter()
             .filter_map(|sq| {
                 board
@@ -111,9 +115,11 @@ pub(crate) fn retreat(board: &Board, from: Square) -> Bitboard {
 /// of its kind, where it then stands in the others' way: the shape of the lines along which a
 /// claim that is no cage lets its units go home or away ([`crate::Failure::AllHome`],
 /// [`crate::Failure::BoardEmpty`]). A unit already on a home square of its kind is settled. A
-/// heuristic for which claims are worth a verification (a unit that cannot be settled so is
-/// what a cage shuts in), never a proof: a claim that settles is not tried, which only gives up
-/// a cage the verifier might have proven.
+/// settled pawn stands on its second rank for good (no retraction moves it) and keeps attacking;
+/// a settled piece may step off its home square and back, so it blocks but no longer keeps a
+/// king off the squares it attacks. A heuristic for which claims are worth a verification (a
+/// unit that cannot be settled so is what a cage shuts in), never a proof: a claim that settles
+/// is not tried, which only gives up a cage the verifier might have proven.
 #[must_use]
 pub(crate) fn settles(cage: &Cage) -> bool {
     let mut board = cage.board.clone();
@@ -129,7 +135,7 @@ pub(crate) fn settles(cage: &Cage) -> bool {
                 left.discard(sq);
                 continue;
             }
-            let reach = retreat(&board, sq);
+            let reach = retreat_among(&board, sq, left | board.pawns());
             if (reach & !cage.zone).any() {
                 board.discard_piece_at(sq);
                 left.discard(sq);
