@@ -34,6 +34,10 @@ const MAX_REFUTATIONS: usize = 64;
 /// Cage verdicts kept before the cache is cleared.
 const DEEP_CAPACITY: usize = 1 << 16;
 
+/// The most candidates of one search whose closure is asked ([`Search::candidate_closure`]): a
+/// last-move problem has a few, and a deep solve with thousands pays for these only.
+const CANDIDATE_CLOSURES: u32 = 64;
+
 /// What an existence search looks for at the end of its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Goal {
@@ -84,6 +88,8 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     unwind: Option<u32>,
     /// Candidate lines that died on a costlier verdict, with the reason.
     refuted: Vec<Refutation>,
+    /// Candidates whose closure was asked ([`Search::candidate_closure`]).
+    closures_asked: u32,
     /// The retraction lists of each retraction number (1 = the last move), reused across the
     /// tree as perft reuses its buffers, so that no node allocates its own.
     buffers: Vec<PlyBuffers>,
@@ -170,6 +176,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             path: Vec::new(),
             unwind: None,
             refuted: Vec::new(),
+            closures_asked: 0,
             buffers: Vec::new(),
             repetitions: None,
         }
@@ -567,9 +574,38 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     return false;
                 }
                 let extra = self.params.extra;
-                self.has_checked_history(pos, extra, ply + 1)
+                if !self.has_checked_history(pos, extra, ply + 1) {
+                    return false;
+                }
+                if let Some(reason) = self.candidate_closure(pos) {
+                    self.refute(self.line.clone(), reason);
+                    return false;
+                }
+                true
             }
         }
+    }
+
+    /// The closure of the position a candidate line reaches ([`Pruner::closure_reason`]): every
+    /// line of retractions from it repeating or dying in a finite set, which also finds the
+    /// retro-stalemates a few plies past the extra depth (a finite set of lines that all die). The
+    /// costliest verdict, asked only of the first [`CANDIDATE_CLOSURES`] candidates a search is
+    /// about to accept (within the pruner's closure budget each, and the search's own budget), so
+    /// that a deep solve with a great many solutions does not pay it for each. A verdict is kept
+    /// with the costlier ones, so that other lines into the same position die on it too.
+    fn candidate_closure(&mut self, pos: &RetroPosition) -> Option<Reason> {
+        if !self.asks_deep() || !self.pruner.has_deep() || self.closures_asked >= CANDIDATE_CLOSURES
+        {
+            return None;
+        }
+        self.closures_asked += 1;
+        let reason =
+            self.pruner
+                .closure_reason(pos, self.nodes_left(), self.params.cancel.as_deref())?;
+        self.deep
+            .insert(pos.zobrist(), (verification(pos), Some(reason.clone())));
+        self.any_deep = true;
+        Some(reason)
     }
 
     /// The ply of the first position of the current solution line that a costlier verdict proves

@@ -246,3 +246,57 @@ fn the_open_near_miss_keeps_a_repetition_free_history() {
         other => panic!("expected a history, got {other:?}"),
     }
 }
+
+/// The closure alone, asked of the candidates `solve` is about to accept as well (the analysis
+/// and the cage attempt prove nothing): what a deep verdict on a candidate adds.
+struct CandidateClosure;
+
+impl retrace_search::Pruner for CandidateClosure {
+    fn is_illegal(&self, _: &RetroPosition) -> bool {
+        false
+    }
+
+    fn has_deep(&self) -> bool {
+        true
+    }
+
+    fn closure_reason(
+        &self,
+        pos: &RetroPosition,
+        max_nodes: Option<u64>,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Option<retrace_legal::Reason> {
+        ClosureOnly.closure_reason(pos, max_nodes, cancel)
+    }
+}
+
+/// `solve` asks the closure of each candidate it is about to accept. The trigger: White's pawn
+/// just reached g3, with no uncaptures; Black's g-pawn is gone, so its king roams. The last move
+/// g2-g3 leads to a position with repetition-free lines far longer than the three extra plies
+/// (the black king walks while the white king shuffles between g1 and h1), but in which White's
+/// units can never have been released: the closure cuts it with its reason. The king and bishop
+/// moves stay (the white king left through g2). The near miss: the same search without deep
+/// verdicts keeps g2-g3.
+#[test]
+fn solve_asks_the_closure_of_each_candidate() {
+    let last = |s: &retrace_search::Solutions| -> Vec<String> {
+        s.lines.iter().map(|l| l[0].to_string()).collect()
+    };
+    let g2g3 = "g2-g3".to_string();
+    let pos = sealed("5b1k/4pp1p/8/8/8/6P1/4PP1P/5B1K b - - 0 1");
+    let without = solve(&pos, SolveParams::default(), &NoPruning);
+    assert!(last(&without).contains(&g2g3), "{:?}", last(&without));
+    let closed = solve(&pos, SolveParams::default(), &CandidateClosure);
+    assert!(!last(&closed).contains(&g2g3), "{:?}", last(&closed));
+    assert!(
+        last(&closed).iter().any(|m| m.starts_with('K')),
+        "{:?}",
+        last(&closed)
+    );
+    let refuted = closed
+        .refuted
+        .iter()
+        .find(|r| r.line[0].to_string() == g2g3)
+        .expect("g2-g3 refuted");
+    assert_eq!(refuted.reason.code, retrace_legal::ReasonCode::Closure);
+}

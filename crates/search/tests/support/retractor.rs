@@ -210,6 +210,15 @@ impl Pruner for Timed<'_> {
         found
     }
 
+    fn closure_reason(
+        &self,
+        pos: &RetroPosition,
+        max_nodes: Option<u64>,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Option<Reason> {
+        self.inner.closure_reason(pos, max_nodes, cancel)
+    }
+
     fn mark_facts(&self, pos: &mut RetroPosition) {
         self.inner.mark_facts(pos);
     }
