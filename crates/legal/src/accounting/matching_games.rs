@@ -281,3 +281,100 @@ fn missing_pawns_of_published_proof_games_die_where_placed() {
     // Pawns that promoted late, after the other side's pawn left the square their walk passed.
     assert!(counts.late_promoted > 0, "{counts:?}");
 }
+
+/// [`check_game`], and no position of `game` called illegal by the whole analysis.
+fn check_analysed(
+    game: &retrace_testkit::Game,
+    cache: &mut PawnCache,
+    counts: &mut Counts,
+    analyzer: &mut crate::Analyzer,
+) {
+    check_game(game, cache, counts);
+    for chess in &game.positions {
+        let pos = retrace_testkit::retro_position(chess);
+        let a = analyzer.analyze(&pos);
+        assert!(
+            a.reasons.is_empty(),
+            "false illegal {}: {:?}",
+            pos.fen(),
+            a.reasons
+        );
+    }
+}
+
+/// Games whose kings and rooks seldom move (so castling rights freeze them for long) while pawns
+/// capture and promote often: where the late promotions of [`late`] arise.
+fn frozen_kings_game(seed: u64) -> retrace_testkit::Game {
+    use shakmaty::{Move, Role};
+    let weight = |pos: &shakmaty::Chess, m: Move| -> u32 {
+        let home = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+        match m {
+            Move::Castle { .. } => 1,
+            Move::Normal {
+                role: Role::King, ..
+            } => 1,
+            Move::Normal {
+                role: Role::Rook,
+                from,
+                ..
+            } if home.contains(from) && pos.castles().has(pos.turn(), m_side(from)) => 1,
+            Move::Normal {
+                promotion: Some(_), ..
+            } => 80,
+            Move::Normal {
+                role: Role::Pawn,
+                capture: Some(_),
+                ..
+            }
+            | Move::EnPassant { .. } => 60,
+            Move::Normal {
+                role: Role::Pawn, ..
+            } => 25,
+            _ => 6,
+        }
+    };
+    retrace_testkit::random_game_with(seed ^ 0x1a7e, 60 + (seed as usize * 17) % 160, weight)
+}
+
+/// The castling side of a rook on its home square `from`.
+fn m_side(from: Square) -> shakmaty::CastlingSide {
+    if from.file() < File::E {
+        shakmaty::CastlingSide::QueenSide
+    } else {
+        shakmaty::CastlingSide::KingSide
+    }
+}
+
+/// The facts of [`late`] on games whose kings keep their castling rights, and no position of
+/// them called illegal.
+#[test]
+fn late_promotions_beside_kings_that_never_moved() {
+    let games = if cfg!(debug_assertions) { 20 } else { 600 };
+    let mut counts = Counts::default();
+    let mut cache = PawnCache::new();
+    let mut analyzer = crate::Analyzer::new();
+    for seed in 0..games {
+        let game = frozen_kings_game(seed);
+        check_analysed(&game, &mut cache, &mut counts, &mut analyzer);
+    }
+    eprintln!("{games} games: {counts:?}");
+    assert!(cfg!(debug_assertions) || counts.late > 100, "{counts:?}");
+}
+
+/// Games where a black pawn promotes through c2 after White's c2xb3, beside Ke1 that never
+/// moved: the promoted queen is taken on c1, or the promoted knight stays shut in on c1 (a2, e2
+/// and d3 hold White's pawns, b3 the pawn that moved). Every position keeps the facts of
+/// [`late`], none is called illegal, and the late promotion is really placed.
+#[test]
+fn late_promotions_of_played_games() {
+    let opening = "1. d3 Nc6 2. Bf4 Na5 3. Nd2 Nb3 4. cxb3 d5 5. Qc2 d4 6. Qc3 dxc3 7. h3 c2 8. h4";
+    let mut counts = Counts::default();
+    let mut cache = PawnCache::new();
+    let mut analyzer = crate::Analyzer::new();
+    for end in ["c1=Q+ 9. Rxc1 e5 10. Ngf3", "c1=N 9. Ngf3 e5 10. Rb1"] {
+        let game = retrace_testkit::replay_score(&format!("{opening} {end}"));
+        check_analysed(&game, &mut cache, &mut counts, &mut analyzer);
+    }
+    eprintln!("{counts:?}");
+    assert!(counts.late_promoted > 0, "{counts:?}");
+}
