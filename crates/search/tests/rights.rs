@@ -494,3 +494,33 @@ fn a_spent_budget_makes_the_answer_incomplete_never_wrong() {
     assert_eq!(exclusive, ["kq"]);
     assert!(rights(&pos, &RightsParams::default(), None).complete);
 }
+
+/// Kryštufek's no. 36 (positions/rights.toml, krystufek-100ks-036) as transcribed: a game of 27
+/// moves reaches its diagram with Ke8 and Rh1 never moved, as the stipulation gives, and with
+/// White's O-O right kept (Ke1 never moved either). Black's c- and d-pawns cross (d7xc6, then
+/// c7xd6 after the a8-rook has left by d8 and d4), so no black rook needs promoting, and White's
+/// h-pawn takes a knight on g5 and the c8-bishop on h7 and promotes on h8 while Rh8 waits on
+/// h6. So "White may not castle" does not hold of this diagram, and the answer must never say it.
+#[test]
+fn a_game_keeps_white_castling_in_krystufek_36() {
+    let game = retrace_testkit::replay_score(
+        "1. a4 Nf6 2. a5 Ne4 3. h4 Ng5 4. hxg5 h5 5. e4 Rh6 6. Nf3 f5 7. Nd4 Na6 8. Nxf5 Nb4 \
+         9. Nd4 a6 10. Nc6 dxc6 11. Ra3 Bf5 12. Rd3 Bh7 13. g6 Qd6 14. gxh7 Qe6 15. h8=B Na2 \
+         16. Qf3 Rd8 17. Qf5 Rd4 18. Be2 Ra4 19. Rd6 cxd6 20. c4 g6 21. Qe5 Bg7 22. Qc5 Bc3 \
+         23. Bg7 Nxc1 24. Bf6 Na2 25. Qb6 Nb4 26. Qc7 Qd7 27. Bd3 Rh8",
+    );
+    let plies = game.moves.len();
+    let mut pos = bare(&game, plies);
+    assert_eq!(
+        pos.board().board_fen().to_string(),
+        "4k2r/1pQqp3/p1pp1Bp1/P6p/rnP1P3/2bB4/1P1P1PP1/1N2K2R"
+    );
+    for sq in [Square::E8, Square::H1] {
+        pos.mark_never_moved(sq).expect("a unit at home");
+    }
+    let kept = kept_rights(&game, plies);
+    assert!(kept.contains(CastlingRight::new(Color::White, CastlingSide::KingSide)));
+    let answer = rights(&pos, &RightsParams::default(), None);
+    let wrong = false_claims(&answer, kept, double_step(&game, plies));
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
