@@ -72,6 +72,19 @@ pub(super) struct Late {
     pub after: Bitboard,
 }
 
+/// Whether a promotion of `victim` can come late at all: the other side has a pawn of known
+/// history on the board (the only moves [`late`] orders promotions after).
+#[must_use]
+pub(super) fn possible(known: &Known<'_>, victim: Color) -> bool {
+    let taker = victim.other();
+    let board = known.pos.board();
+    known
+        .statics
+        .timed
+        .iter()
+        .any(|t| t.color == taker && board.piece_at(t.to) == Some(taker.pawn()))
+}
+
 /// The walls of `victim`'s promotion walks beyond the static squares: the squares next to the
 /// other side's king that never moved, from which a pawn of `victim` checks it.
 #[must_use]

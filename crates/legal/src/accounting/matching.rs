@@ -420,8 +420,13 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
         (base != NONE).then(|| base.min(30) as u8)
     };
     let table = assignment_table_of(list.len(), cost)?;
-    // No pawn of the victim moved on from a square where it checks a king that never moved.
-    let walls = late::check_walls(known, victim);
+    // No pawn of the victim moved on from a square where it checks a king that never moved
+    // (asked only where a promotion can be late, for speed: fewer walls only allow more).
+    let walls = if late::possible(known, victim) {
+        late::check_walls(known, victim)
+    } else {
+        Bitboard::EMPTY
+    };
     let walks = walls_walks_around(victim, known.statics, walls, known.walks);
     let mut out: Vec<(Vec<Victim>, Option<u32>)> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
@@ -763,6 +768,9 @@ fn has_promoted(known: &Known<'_>, color: Color) -> bool {
 /// Whether every pawn of `color` that can have promoted (see [`can_promote`], with the walls of
 /// [`late::check_walls`]) can only have done so late ([`late::late`]).
 fn only_late(known: &Known<'_>, color: Color) -> bool {
+    if !late::possible(known, color) {
+        return false;
+    }
     let Some(spare) = spare(known, color) else {
         return false;
     };
