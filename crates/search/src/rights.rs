@@ -55,7 +55,9 @@
 //!   (the parity rule, the capture accounting and matching, the rule on promotions past a frozen
 //!   king or rook) and the search reach with the units frozen; the deeper forms, where whole
 //!   pawn structures and promotion routes must be accounted for, are not found yet (Kryštufek
-//!   1986 and Troitzky 1913 in `positions/rights.toml` are marked `unproven`).
+//!   1986 and Troitzky 1913 in `positions/rights.toml` are marked `unproven`; as transcribed,
+//!   played games in `crates/search/tests/rights.rs` keep White's O-O in the first and end with
+//!   b6-b5 in the second, so those parts of the composers' answers must never be given there).
 //!
 //! With several castling rights, [`rights`] also lists every set of them that may be kept together
 //! (each with the en passant capture proven given that set: with more units frozen, fewer last
