@@ -273,6 +273,23 @@ pub(crate) fn walls_walks(color: Color, statics: &Statics, cache: &WalkCache) ->
     )
 }
 
+/// [`walls_walks`] with the squares of `extra` closed as well: squares no pawn of `color` can
+/// have moved on from (next to a king that never moved, which a pawn there checks), or, for a
+/// question about time, squares it can only have passed after some move.
+pub(crate) fn walls_walks_around(
+    color: Color,
+    statics: &Statics,
+    extra: Bitboard,
+    cache: &WalkCache,
+) -> Walks {
+    walks(
+        color,
+        statics.fixed | extra,
+        &CutSteps::new(color, &statics.timed),
+        cache,
+    )
+}
+
 /// The fewest captures the pawn of `color` on `sq` made if it started on file `start` ([`NONE`] if
 /// it cannot have): its file distance, and at least the captures of its walk around the walls of
 /// `by_start` ([`walls_walks`]); a pawn of known history came from its one origin.

@@ -45,11 +45,19 @@
 //!   king a right freezes checked it there with no answer, so with the right the promotion had
 //!   nowhere to happen (Kryštufek 1986, once the a4-rook is known to be promoted; the trigger,
 //!   its colour swap and near misses are in the rule's own documentation).
+//! - *captures the frozen units leave no room for* (`capture_unmatched`, in `retrace-legal`):
+//!   with both sides' rights, the units a frozen king and rook shut in their corner died there,
+//!   taken by pieces, so the other side's pawn captures must have taken the rest, and a promotion
+//!   that had to pass a square a frozen king guards came too late to be one of them (Hazebrouck
+//!   1968: White's O-O and Black's O-O exclude each other; its colour swap and the near misses
+//!   with one right each are in `positions/illegal.toml` and `positions/legal.toml`).
 //! - *tempo* and *captures a frozen rook cannot have made* are found as far as the static rules
 //!   (the parity rule, the capture accounting and matching, the rule on promotions past a frozen
 //!   king or rook) and the search reach with the units frozen; the deeper forms, where whole
-//!   pawn structures and promotion routes must be accounted for, are not found yet (Hazebrouck
-//!   1968, Kryštufek 1986 and Troitzky 1913 in `positions/rights.toml` are marked `unproven`).
+//!   pawn structures and promotion routes must be accounted for, are not found yet (Kryštufek
+//!   1986 and Troitzky 1913 in `positions/rights.toml` are marked `unproven`; as transcribed,
+//!   played games in `crates/search/tests/rights.rs` keep White's O-O in the first and end with
+//!   b6-b5 in the second, so those parts of the composers' answers must never be given there).
 //!
 //! With several castling rights, [`rights`] also lists every set of them that may be kept together
 //! (each with the en passant capture proven given that set: with more units frozen, fewer last

@@ -494,3 +494,67 @@ fn a_spent_budget_makes_the_answer_incomplete_never_wrong() {
     assert_eq!(exclusive, ["kq"]);
     assert!(rights(&pos, &RightsParams::default(), None).complete);
 }
+
+/// Kryštufek's no. 36 (positions/rights.toml, krystufek-100ks-036) as transcribed: a game of 27
+/// moves reaches its diagram with Ke8 and Rh1 never moved, as the stipulation gives, and with
+/// White's O-O right kept (Ke1 never moved either). Black's c- and d-pawns cross (d7xc6, then
+/// c7xd6 after the a8-rook has left by d8 and d4), so no black rook needs promoting, and White's
+/// h-pawn takes a knight on g5 and the c8-bishop on h7 and promotes on h8 while Rh8 waits on
+/// h6. So "White may not castle" does not hold of this diagram, and the answer must never say it.
+#[test]
+fn a_game_keeps_white_castling_in_krystufek_36() {
+    let game = retrace_testkit::replay_score(
+        "1. a4 Nf6 2. a5 Ne4 3. h4 Ng5 4. hxg5 h5 5. e4 Rh6 6. Nf3 f5 7. Nd4 Na6 8. Nxf5 Nb4 \
+         9. Nd4 a6 10. Nc6 dxc6 11. Ra3 Bf5 12. Rd3 Bh7 13. g6 Qd6 14. gxh7 Qe6 15. h8=B Na2 \
+         16. Qf3 Rd8 17. Qf5 Rd4 18. Be2 Ra4 19. Rd6 cxd6 20. c4 g6 21. Qe5 Bg7 22. Qc5 Bc3 \
+         23. Bg7 Nxc1 24. Bf6 Na2 25. Qb6 Nb4 26. Qc7 Qd7 27. Bd3 Rh8",
+    );
+    let plies = game.moves.len();
+    let mut pos = bare(&game, plies);
+    assert_eq!(
+        pos.board().board_fen().to_string(),
+        "4k2r/1pQqp3/p1pp1Bp1/P6p/rnP1P3/2bB4/1P1P1PP1/1N2K2R"
+    );
+    for sq in [Square::E8, Square::H1] {
+        pos.mark_never_moved(sq).expect("a unit at home");
+    }
+    let kept = kept_rights(&game, plies);
+    assert!(kept.contains(CastlingRight::new(Color::White, CastlingSide::KingSide)));
+    let answer = rights(&pos, &RightsParams::default(), None);
+    let wrong = false_claims(&answer, kept, double_step(&game, plies));
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// Troitzky's selfmate (positions/rights.toml, troitzky-1913-magyar) as transcribed: a game of 57
+/// moves reaches its diagram with b6-b5, a single step, as Black's last move, so the e.p. capture
+/// cxb6 is not proven there and the answer must never prove it. The game ends as the histories
+/// Retrace finds: White's king shuttles between a3 and a4 under the checks of the knight, the
+/// rook and the bishop on d1, and takes the knight on a3 (White's one capture).
+#[test]
+fn a_game_ends_with_b6_b5_in_troitzky_1913() {
+    let game = retrace_testkit::replay_score(
+        "1. d4 d5 2. c4 c6 3. c5 Nd7 4. Bf4 a6 5. Bb8 Ngf6 6. Ba7 Nh5 7. Qd2 Ng3 8. Qf4 Nxf1 \
+         9. Nf3 Ne3 10. Kd2 Nf6 11. Kc3 Bf5 12. Kb4 Rg8 13. Ka3 Qb6 14. Nh4 Bh3 15. Ng6 Nf1 \
+         16. Nh8 g6 17. Nc3 Nd2 18. Ne4 Rc8 19. Qb8 Nb3 20. Qa8 Kd7 21. Rhg1 Ke6 22. Rh1 Kf5 \
+         23. Rhg1 Nh5 24. Rh1 Bg7 25. Rac1 Rgd8 26. Rc4 Rd6 27. Rhg1 Ke6 28. Rh1 Kd7 \
+         29. Rhg1 Kd8 30. Rh1 Re6 31. Rhg1 dxc4 32. Nf6 Qc7 33. Nd7 Qf4 34. Nf8 Qc1 35. d5 Nf4 \
+         36. d6 Bf5 37. Rd1 Nh5 38. Rd5 cxd5 39. d7 Kc7 40. Ka4 Rd8 41. Ka3 Bc2 42. Ka4 Bd1 \
+         43. Ka3 Rb6 44. Ka4 Rb5 45. Ka3 Be5 46. Ka4 Bd6 47. Ka3 Nf4 48. Ka4 Nd3 49. Ka3 Nb4 \
+         50. Ka4 Nc6 51. Ka3 b6 52. Ka4 Na1+ 53. Ka3 Nc2+ 54. Ka4 Na3+ 55. Kxa3 Rb3+ 56. Ka4 Rb4+ \
+         57. Ka3 b5",
+    );
+    let plies = game.moves.len();
+    let pos = bare(&game, plies);
+    assert_eq!(
+        pos.board().board_fen().to_string(),
+        "Q2r1N1N/B1kPpp1p/p1nb2p1/1pPp4/1rp5/K7/PP2PPPP/2qb4"
+    );
+    assert_eq!(double_step(&game, plies), None, "the last move is b6-b5");
+    let answer = rights(&pos, &RightsParams::default(), None);
+    let wrong = false_claims(&answer, kept_rights(&game, plies), None);
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert!(answer
+        .en_passant
+        .iter()
+        .all(|(_, v)| matches!(v, EpVerdict::NotProven)));
+}

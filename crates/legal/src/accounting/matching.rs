@@ -79,11 +79,12 @@ use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::door::{self, Displaced};
 use super::items::{items, Place};
+use super::late::{self, promotes_within};
 use super::timing::{self, Moves};
 use crate::history;
 use crate::known::Known;
 use crate::pawns::assignment_table_of;
-use crate::promotion::{walls_walks, NONE, NO_WALK};
+use crate::promotion::{walls_walks, walls_walks_around, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
@@ -118,6 +119,9 @@ struct Victim {
     region: Bitboard,
     /// For a pawn of one account of the victim's pawns, the file it started on.
     file: Option<File>,
+    /// For a pawn of one account that may have promoted only late ([`late`]), the file it
+    /// started on and the squares of the other side's pawns whose moves came first.
+    late: Option<(File, Bitboard)>,
 }
 
 /// The capture slots of one pawn of the taker from one start file: the landing squares of each
@@ -292,13 +296,16 @@ fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Optio
     // Where the victim has a promoted unit, the plain lists leave its pawns free to have died
     // anywhere, which the accounts sharpen: they run even where the plain lists said nothing.
     let promoted = has_promoted(known, victim);
-    if let Some(plain) = lists.plain(promoted || can_promote(known, victim)).cloned() {
+    let promotes = promoted || can_promote(known, victim);
+    // A victim whose promotions can only have come late ([`late`]): the accounts place them.
+    let late = promotes && !promoted && accounts && only_late(known, victim);
+    if let Some(plain) = lists.plain(promotes).cloned() {
         match side_with(known, victim, timing, plain, None) {
             Verdict::Proven(witness) => return Some(witness),
-            Verdict::Open if !promoted => return None,
+            Verdict::Open if !promoted && !late => return None,
             Verdict::Open | Verdict::Matched => {}
         }
-    } else if !promoted {
+    } else if !promoted && !late {
         return None;
     }
     // Only where the cheaper lists were matched by a search, or said nothing of a victim with a
@@ -413,7 +420,14 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
         (base != NONE).then(|| base.min(30) as u8)
     };
     let table = assignment_table_of(list.len(), cost)?;
-    let walks = walls_walks(victim, known.statics, known.walks);
+    // No pawn of the victim moved on from a square where it checks a king that never moved
+    // (asked only where a promotion can be late, for speed: fewer walls only allow more).
+    let walls = if late::possible(known, victim) {
+        late::check_walls(known, victim)
+    } else {
+        Bitboard::EMPTY
+    };
+    let walks = walls_walks_around(victim, known.statics, walls, known.walks);
     let mut out: Vec<(Vec<Victim>, Option<u32>)> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
         let c = u32::from(c);
@@ -424,28 +438,39 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
         let free = File::ALL
             .into_iter()
             .filter(|&g| used & 1 << g as usize == 0);
-        let entry = if free
-            .clone()
-            .any(|g| promotes_within(victim, &walks[g as usize], spare))
-        {
-            (lists.plain(true)?.clone(), None)
-        } else {
-            let mut list = as_pawns.clone();
-            super::test_switch::count_pawn_account();
-            for (v, g) in list[pieces..].iter_mut().zip(free) {
-                v.region = pawn_region_from(known, victim, g, spare);
-                v.file = Some(g);
+        let mut list = as_pawns.clone();
+        let mut placed = true;
+        for (v, g) in list[pieces..].iter_mut().zip(free) {
+            v.region = pawn_region_from(known, victim, g, spare);
+            v.file = Some(g);
+            if !promotes_within(victim, &walks[g as usize], spare) {
+                continue;
             }
+            // It may have promoted: only late, after a move of the taker's pawns, or anywhere.
+            match late::late(known, victim, g, spare, walls, &walks, v.region) {
+                Some(l) if !promoted => {
+                    v.region = l.region;
+                    v.file = None;
+                    v.late = Some((g, l.after));
+                }
+                _ => {
+                    placed = false;
+                    break;
+                }
+            }
+        }
+        let entry = if placed {
+            super::test_switch::count_pawn_account();
             (list, Some(spare))
+        } else {
+            (lists.plain(true)?.clone(), None)
         };
         let same = |other: &(Vec<Victim>, Option<u32>)| {
             other.1 == entry.1
                 && other.0.len() == entry.0.len()
-                && other
-                    .0
-                    .iter()
-                    .zip(&entry.0)
-                    .all(|(a, b)| a.role == b.role && a.region == b.region && a.file == b.file)
+                && other.0.iter().zip(&entry.0).all(|(a, b)| {
+                    a.role == b.role && a.region == b.region && a.file == b.file && a.late == b.late
+                })
         };
         if !out.iter().any(same) {
             out.push(entry);
@@ -627,13 +652,7 @@ fn victims(
     let statics = known.statics;
     let open = !statics.fixed;
     let mut out = Vec::with_capacity(missing as usize);
-    let kinds = [
-        (Role::Queen, Bitboard::FULL),
-        (Role::Rook, Bitboard::FULL),
-        (Role::Knight, Bitboard::FULL),
-        (Role::Bishop, Bitboard::LIGHT_SQUARES),
-        (Role::Bishop, Bitboard::DARK_SQUARES),
-    ];
+    let kinds = late::KINDS;
     // The kinds with originals gone: the homes not known to hold theirs, the units that can be
     // originals, and how many originals are gone at least.
     let mut gone_kinds = Vec::with_capacity(kinds.len());
@@ -669,6 +688,7 @@ fn victims(
                     homes: Bitboard::from_square(h),
                     region: r,
                     file: None,
+                    late: None,
                 });
             } else {
                 others.add(h);
@@ -680,6 +700,7 @@ fn victims(
             homes: others,
             region: union,
             file: None,
+            late: None,
         }));
     }
     let rest = (missing as usize).checked_sub(out.len())?;
@@ -688,6 +709,7 @@ fn victims(
         homes: Bitboard::EMPTY,
         region,
         file: None,
+        late: None,
     };
     if promotes {
         out.extend((dead..rest).map(|_| Victim {
@@ -695,6 +717,7 @@ fn victims(
             homes: Bitboard::EMPTY,
             region: Bitboard::FULL,
             file: None,
+            late: None,
         }));
         out.extend((0..dead.min(rest)).map(|_| pawn(Bitboard::FULL)));
         if dead > rest {
@@ -742,6 +765,28 @@ fn has_promoted(known: &Known<'_>, color: Color) -> bool {
         || (known.statics.promoted & known.pos.board().by_color(color)).any()
 }
 
+/// Whether every pawn of `color` that can have promoted (see [`can_promote`], with the walls of
+/// [`late::check_walls`]) can only have done so late ([`late::late`]).
+fn only_late(known: &Known<'_>, color: Color) -> bool {
+    if !late::possible(known, color) {
+        return false;
+    }
+    let Some(spare) = spare(known, color) else {
+        return false;
+    };
+    let walls = late::check_walls(known, color);
+    let walks = walls_walks_around(color, known.statics, walls, known.walks);
+    let second = color.relative_rank(Rank::Second);
+    File::ALL.into_iter().all(|g| {
+        known
+            .statics
+            .never_moved
+            .contains(Square::from_coords(g, second))
+            || !promotes_within(color, &walks[g as usize], spare)
+            || late::late(known, color, g, spare, walls, &walks, Bitboard::EMPTY).is_some()
+    })
+}
+
 /// Whether `color` can have promoted a pawn at some moment (see the module documentation).
 fn can_promote(known: &Known<'_>, color: Color) -> bool {
     if has_promoted(known, color) {
@@ -760,17 +805,6 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
             .contains(Square::from_coords(g, second))
             && promotes_within(color, from, spare)
     })
-}
-
-/// Whether a pawn of `color` whose walks around the walls from its start file are `from` can reach
-/// a promotion square with at most `spare` captures.
-fn promotes_within(color: Color, from: &[u8; 64], spare: u32) -> bool {
-    Bitboard::from_rank(color.relative_rank(Rank::Eighth))
-        .into_iter()
-        .any(|q| {
-            let w = from[usize::from(q)];
-            w != NO_WALK && u32::from(w) <= spare
-        })
 }
 
 /// The squares where a pawn of `color` that never promoted can have stood: ranks 2 to 7, a file
@@ -1198,6 +1232,7 @@ impl Search<'_> {
                                 homes: Bitboard::from_square(d.home),
                                 region: d.region,
                                 file: None,
+                                late: None,
                             },
                             None => setup.victims[i],
                         })
@@ -1293,7 +1328,17 @@ fn victim_words(color: Color, v: &Victim) -> String {
                     ""
                 }
             ),
-            None => format!("a {adj} pawn"),
+            None => match v.late {
+                Some((f, after)) => format!(
+                    "the {adj} pawn from the {}-file or the unit it promoted to (it can only \
+                     have promoted after the {} pawn{} now on {} moved, and never stood there)",
+                    f.char(),
+                    color_adj(color.other()),
+                    if after.more_than_one() { "s" } else { "" },
+                    squares_text(after)
+                ),
+                None => format!("a {adj} pawn"),
+            },
         },
         Role::King => format!("a {adj} unit"),
         role => {

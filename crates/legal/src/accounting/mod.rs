@@ -31,6 +31,7 @@
 mod accounts;
 mod door;
 pub(crate) mod items;
+mod late;
 mod matching;
 mod timing;
 #[cfg(test)]

@@ -53,7 +53,7 @@ use crate::{
 /// Squares from which a pawn of `us` would check the king of the other side when that king never
 /// moved (is static on its home square), with the king's square; empty if the king may have moved.
 #[must_use]
-pub(super) fn checking_squares(known: &Known<'_>, us: Color) -> (Bitboard, Option<Square>) {
+pub(crate) fn checking_squares(known: &Known<'_>, us: Color) -> (Bitboard, Option<Square>) {
     let fixed = known.statics.fixed;
     match known.pos.board().king_of(us.other()) {
         Some(king) if fixed.contains(king) => {

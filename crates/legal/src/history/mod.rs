@@ -19,6 +19,7 @@ mod promotion_pen;
 mod trapped;
 
 pub(crate) use self::capture_squares::branches;
+pub(crate) use self::castling::checking_squares;
 use crate::known::Known;
 use crate::reasons::Reasons;
 
