@@ -298,14 +298,15 @@ fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Optio
     let promoted = has_promoted(known, victim);
     let promotes = promoted || can_promote(known, victim);
     // A victim whose promotions can only have come late ([`late`]): the accounts place them.
-    let late = promotes && !promoted && accounts && only_late(known, victim);
+    // (Asked only where the answer matters: the walks it looks at are costly.)
+    let late = || promotes && !promoted && accounts && only_late(known, victim);
     if let Some(plain) = lists.plain(promotes).cloned() {
         match side_with(known, victim, timing, plain, None) {
             Verdict::Proven(witness) => return Some(witness),
-            Verdict::Open if !promoted && !late => return None,
+            Verdict::Open if !promoted && !late() => return None,
             Verdict::Open | Verdict::Matched => {}
         }
-    } else if !promoted && !late {
+    } else if !promoted && !late() {
         return None;
     }
     // Only where the cheaper lists were matched by a search, or said nothing of a victim with a
