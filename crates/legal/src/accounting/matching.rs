@@ -23,7 +23,17 @@
 //! units `S` misses allow), at least as many ranks up as files across. Any other missing unit may
 //! have died anywhere. `V` promoted nothing when it has no promoted unit to account for and no
 //! walk around the walls to a promotion square needs at most `spare` captures (the promoting pawn
-//! is not one of those on the board, whose captures cost at least the fewest of any assignment).
+//! is not one of those on the board, whose captures cost at least the fewest of any assignment;
+//! sharper, it started on a file that the start files of the pawns on the board leave free in
+//! some assignment within the budget, with the captures that assignment leaves).
+//!
+//! *Where a walk's captures landed.* Each capture of a pawn of `V` took a unit of `S` standing on
+//! its landing square, which is missing now. When `S` has its eight pawns on the board it promoted
+//! nothing, so its missing units are originals of the kinds it has fewer of than homes, and each
+//! stood only in the region of a home of its kind (a bishop on its colour): the walks that decide
+//! whether `V` promoted land their captures only there ([`capture_landings`]). So a side that
+//! lost only a light bishop never let a pawn of the other side promote by a capture on a dark
+//! square.
 //!
 //! *Which pawns are missing.* Sharper: each game gives `V`'s pawns on the board and the pawns of
 //! the promoted units `V` must have (one each, on the promotion squares its unit can have come
@@ -83,7 +93,7 @@ use super::timing::{self, Moves};
 use crate::history;
 use crate::known::Known;
 use crate::pawns::assignment_table_of;
-use crate::promotion::{walls_walks, NONE, NO_WALK};
+use crate::promotion::{landing_walks, walls_walks, Walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
@@ -413,7 +423,7 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
         (base != NONE).then(|| base.min(30) as u8)
     };
     let table = assignment_table_of(list.len(), cost)?;
-    let walks = walls_walks(victim, known.statics, known.walks);
+    let walks = promotion_walks(known, victim);
     let mut out: Vec<(Vec<Victim>, Option<u32>)> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
         let c = u32::from(c);
@@ -462,8 +472,8 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
 /// victim's pawns can have made (the units the other side misses, less the captures the pens
 /// prove of the victim's pieces). `None` when a pawn has no cost list or all eight are on the
 /// board (no pawn is missing). The game checks of `matching_games.rs` use it to test the costs
-/// [`pawn_accounts`] enumerates (for pawns on the board only) against the games played.
-#[cfg(test)]
+/// [`pawn_accounts`] enumerates (for pawns on the board only) against the games played, and
+/// [`can_promote`] looks for a start file such a set leaves free.
 fn pawn_sets(known: &Known<'_>, victim: Color) -> Option<([u8; 256], u32)> {
     let budget = known
         .missing(victim.other())
@@ -627,18 +637,11 @@ fn victims(
     let statics = known.statics;
     let open = !statics.fixed;
     let mut out = Vec::with_capacity(missing as usize);
-    let kinds = [
-        (Role::Queen, Bitboard::FULL),
-        (Role::Rook, Bitboard::FULL),
-        (Role::Knight, Bitboard::FULL),
-        (Role::Bishop, Bitboard::LIGHT_SQUARES),
-        (Role::Bishop, Bitboard::DARK_SQUARES),
-    ];
     // The kinds with originals gone: the homes not known to hold theirs, the units that can be
     // originals, and how many originals are gone at least.
-    let mut gone_kinds = Vec::with_capacity(kinds.len());
+    let mut gone_kinds = Vec::with_capacity(KINDS.len());
     let mut bounded = dead;
-    for (role, colour) in kinds {
+    for (role, colour) in KINDS {
         let units = board.by_piece(role.of(victim)) & colour;
         let home = homes(victim, role) & colour & !statics.never_moved;
         let candidates = units & !statics.promoted & !statics.never_moved;
@@ -750,16 +753,79 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
     let Some(spare) = spare(known, color) else {
         return true;
     };
-    let walks = walls_walks(color, known.statics, known.walks);
+    let walks = promotion_walks(known, color);
     let second = color.relative_rank(Rank::Second);
     // A pawn that promoted is not on the board: its start square holds no pawn that never moved.
-    walks.iter().zip(File::ALL).any(|(from, g)| {
+    let cheap = walks.iter().zip(File::ALL).any(|(from, g)| {
         !known
             .statics
             .never_moved
             .contains(Square::from_coords(g, second))
             && promotes_within(color, from, spare)
+    });
+    if !cheap {
+        return false;
+    }
+    // Sharper: the pawns on the board took the start files of some set within the budget, and
+    // the pawn that promoted started on a file outside it, with the captures the set leaves.
+    let Some((table, budget)) = pawn_sets(known, color) else {
+        return true;
+    };
+    let pawns = known.pos.board().by_piece(color.pawn()).count() as u32;
+    table.iter().enumerate().any(|(used, &c)| {
+        let c = u32::from(c);
+        used.count_ones() == pawns
+            && c <= budget
+            && File::ALL.into_iter().any(|g| {
+                used & 1 << g as usize == 0
+                    && promotes_within(color, &walks[g as usize], budget - c)
+            })
     })
+}
+
+/// The kinds of pieces whose originals can be missing, bishops by the colour of their squares.
+const KINDS: [(Role, Bitboard); 5] = [
+    (Role::Queen, Bitboard::FULL),
+    (Role::Rook, Bitboard::FULL),
+    (Role::Knight, Bitboard::FULL),
+    (Role::Bishop, Bitboard::LIGHT_SQUARES),
+    (Role::Bishop, Bitboard::DARK_SQUARES),
+];
+
+/// The squares where a capture of `color` can have landed: each took a unit of the other side
+/// that stood there and is missing now. When the other side has its eight pawns on the board it
+/// promoted nothing, so its missing units are originals of the kinds it has fewer of than homes
+/// (bishops by colour), each within the region of a home of its kind that does not still hold
+/// the unit that never moved from it; otherwise every square.
+fn capture_landings(known: &Known<'_>, color: Color) -> Bitboard {
+    let other = color.other();
+    let board = known.pos.board();
+    if board.by_piece(other.pawn()).count() < 8 {
+        return Bitboard::FULL;
+    }
+    let statics = known.statics;
+    let mut out = Bitboard::EMPTY;
+    for (role, colour) in KINDS {
+        let home = homes(other, role) & colour;
+        if (board.by_piece(role.of(other)) & colour).count() >= home.count() {
+            continue;
+        }
+        for h in home & !statics.never_moved {
+            out |= region_cut(role, h, !statics.fixed, Bitboard::EMPTY, 64, &statics.timed);
+        }
+    }
+    out
+}
+
+/// The walks of `color`'s pawns around the walls ([`walls_walks`]), their captures landing only
+/// where [`capture_landings`] allows.
+fn promotion_walks(known: &Known<'_>, color: Color) -> Walks {
+    let landing = capture_landings(known, color);
+    if landing == Bitboard::FULL {
+        walls_walks(color, known.statics, known.walks)
+    } else {
+        landing_walks(color, known.statics, landing)
+    }
 }
 
 /// Whether a pawn of `color` whose walks around the walls from its start file are `from` can reach

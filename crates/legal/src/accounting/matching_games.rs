@@ -15,11 +15,13 @@
 use shakmaty::{ByColor, Color, File, Rank, Square};
 
 use super::super::timing_games::{game, lives, Life};
-use super::{on_board_files, pawn_region, pawn_region_from, pawn_sets, promotes_within};
+use super::{
+    on_board_files, pawn_region, pawn_region_from, pawn_sets, promotes_within, promotion_walks,
+};
 use crate::known::Known;
 use crate::material;
 use crate::pawns::PawnCache;
-use crate::promotion::{walls_walks, WalkCache};
+use crate::promotion::WalkCache;
 use crate::reasons::Reasons;
 use crate::statics::analyze_statics;
 
@@ -131,7 +133,7 @@ fn check_game(g: &retrace_testkit::Game, cache: &mut PawnCache, counts: &mut Cou
                 "missing pawns made {spent} > {spare}: {}",
                 at()
             );
-            let walks = walls_walks(victim, &statics, known.walks);
+            let walks = promotion_walks(&known, victim);
             for &(g, _, died) in &gone {
                 match died {
                     None => {
