@@ -89,11 +89,12 @@ use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::door::{self, Displaced};
 use super::items::{items, Place};
+use super::landings::{promotion_walks, KINDS};
 use super::timing::{self, Moves};
 use crate::history;
 use crate::known::Known;
 use crate::pawns::assignment_table_of;
-use crate::promotion::{landing_walks, walls_walks, Walks, NONE, NO_WALK};
+use crate::promotion::{walls_walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
@@ -781,51 +782,6 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
                     && promotes_within(color, &walks[g as usize], budget - c)
             })
     })
-}
-
-/// The kinds of pieces whose originals can be missing, bishops by the colour of their squares.
-const KINDS: [(Role, Bitboard); 5] = [
-    (Role::Queen, Bitboard::FULL),
-    (Role::Rook, Bitboard::FULL),
-    (Role::Knight, Bitboard::FULL),
-    (Role::Bishop, Bitboard::LIGHT_SQUARES),
-    (Role::Bishop, Bitboard::DARK_SQUARES),
-];
-
-/// The squares where a capture of `color` can have landed: each took a unit of the other side
-/// that stood there and is missing now. When the other side has its eight pawns on the board it
-/// promoted nothing, so its missing units are originals of the kinds it has fewer of than homes
-/// (bishops by colour), each within the region of a home of its kind that does not still hold
-/// the unit that never moved from it; otherwise every square.
-fn capture_landings(known: &Known<'_>, color: Color) -> Bitboard {
-    let other = color.other();
-    let board = known.pos.board();
-    if board.by_piece(other.pawn()).count() < 8 {
-        return Bitboard::FULL;
-    }
-    let statics = known.statics;
-    let mut out = Bitboard::EMPTY;
-    for (role, colour) in KINDS {
-        let home = homes(other, role) & colour;
-        if (board.by_piece(role.of(other)) & colour).count() >= home.count() {
-            continue;
-        }
-        for h in home & !statics.never_moved {
-            out |= region_cut(role, h, !statics.fixed, Bitboard::EMPTY, 64, &statics.timed);
-        }
-    }
-    out
-}
-
-/// The walks of `color`'s pawns around the walls ([`walls_walks`]), their captures landing only
-/// where [`capture_landings`] allows.
-fn promotion_walks(known: &Known<'_>, color: Color) -> Walks {
-    let landing = capture_landings(known, color);
-    if landing == Bitboard::FULL {
-        walls_walks(color, known.statics, known.walks)
-    } else {
-        landing_walks(color, known.statics, landing)
-    }
 }
 
 /// Whether a pawn of `color` whose walks around the walls from its start file are `from` can reach
