@@ -25,7 +25,8 @@ pub(crate) const KINDS: [(Role, Bitboard); 5] = [
 /// that stood there and is missing now. When the other side has its eight pawns on the board it
 /// promoted nothing, so its missing units are originals of the kinds it has fewer of than homes
 /// (bishops by colour), each within the region of a home of its kind that does not still hold
-/// the unit that never moved from it; otherwise every square.
+/// the unit that never moved from it; otherwise, or where those regions cover every square that is
+/// not static, every square ([`Bitboard::FULL`]).
 pub(crate) fn capture_landings(known: &Known<'_>, color: Color) -> Bitboard {
     let other = color.other();
     let board = known.pos.board();
@@ -42,6 +43,10 @@ pub(crate) fn capture_landings(known: &Known<'_>, color: Color) -> Bitboard {
         for h in home & !statics.never_moved {
             out |= region_cut(role, h, !statics.fixed, Bitboard::EMPTY, 64, &statics.timed);
         }
+    }
+    // Where those regions cover every square a capture can land on, they bound nothing.
+    if (!statics.fixed).is_subset(out) {
+        return Bitboard::FULL;
     }
     out
 }

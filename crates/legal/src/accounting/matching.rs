@@ -33,7 +33,9 @@
 //! stood only in the region of a home of its kind (a bishop on its colour): the walks that decide
 //! whether `V` promoted land their captures only there ([`capture_landings`]). So a side that
 //! lost only a light bishop never let a pawn of the other side promote by a capture on a dark
-//! square.
+//! square. (The sharper look at `V`'s promotions, landings and free files together, is a gate's
+//! worth of work: it runs only where those landings bound something and the plain lists would
+//! say nothing of a `V` that may have promoted, yet something of one that did not.)
 //!
 //! *Which pawns are missing.* Sharper: each game gives `V`'s pawns on the board and the pawns of
 //! the promoted units `V` must have (one each, on the promotion squares its unit can have come
@@ -89,12 +91,12 @@ use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::door::{self, Displaced};
 use super::items::{items, Place};
-use super::landings::{promotion_walks, KINDS};
+use super::landings::{capture_landings, promotion_walks, KINDS};
 use super::timing::{self, Moves};
 use crate::history;
 use crate::known::Known;
 use crate::pawns::assignment_table_of;
-use crate::promotion::{walls_walks, NONE, NO_WALK};
+use crate::promotion::{landing_walks, walls_walks, Walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
@@ -303,7 +305,21 @@ fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Optio
     // Where the victim has a promoted unit, the plain lists leave its pawns free to have died
     // anywhere, which the accounts sharpen: they run even where the plain lists said nothing.
     let promoted = has_promoted(known, victim);
-    if let Some(plain) = lists.plain(promoted || can_promote(known, victim)).cloned() {
+    let mut promotes = promoted || can_promote(known, victim);
+    // The sharper look at the victim's promotions (where their captures landed, which start
+    // files its pawns on the board leave free) runs only where the cheap lists give up on a
+    // victim that may have promoted, the other side's missing units bound where its captures
+    // landed, and the lists would not give up on a victim that promoted nothing.
+    if promotes && !promoted && lists.plain(true).is_none() {
+        let landing = capture_landings(known, victim);
+        if landing != Bitboard::FULL
+            && lists.plain(false).is_some()
+            && !promotes_in_accounts(known, victim, landing)
+        {
+            promotes = false;
+        }
+    }
+    if let Some(plain) = lists.plain(promotes).cloned() {
         match side_with(known, victim, timing, plain, None) {
             Verdict::Proven(witness) => return Some(witness),
             Verdict::Open if !promoted => return None,
@@ -474,7 +490,7 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
 /// prove of the victim's pieces). `None` when a pawn has no cost list or all eight are on the
 /// board (no pawn is missing). The game checks of `matching_games.rs` use it to test the costs
 /// [`pawn_accounts`] enumerates (for pawns on the board only) against the games played, and
-/// [`can_promote`] looks for a start file such a set leaves free.
+/// [`promotes_in_accounts`] looks for a start file such a set leaves free.
 fn pawn_sets(known: &Known<'_>, victim: Color) -> Option<([u8; 256], u32)> {
     let budget = known
         .missing(victim.other())
@@ -746,7 +762,8 @@ fn has_promoted(known: &Known<'_>, color: Color) -> bool {
         || (known.statics.promoted & known.pos.board().by_color(color)).any()
 }
 
-/// Whether `color` can have promoted a pawn at some moment (see the module documentation).
+/// Whether `color` can have promoted a pawn at some moment (see the module documentation), as
+/// cheaply as the walks around the walls tell.
 fn can_promote(known: &Known<'_>, color: Color) -> bool {
     if has_promoted(known, color) {
         return true;
@@ -754,21 +771,39 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
     let Some(spare) = spare(known, color) else {
         return true;
     };
-    let walks = promotion_walks(known, color);
+    promotes_from_free_file(
+        known,
+        color,
+        &walls_walks(color, known.statics, known.walks),
+        spare,
+    )
+}
+
+/// Whether a pawn of `color` not on the board (its start square holds no pawn that never moved)
+/// can reach a promotion square by `walks` with at most `spare` captures.
+fn promotes_from_free_file(known: &Known<'_>, color: Color, walks: &Walks, spare: u32) -> bool {
     let second = color.relative_rank(Rank::Second);
-    // A pawn that promoted is not on the board: its start square holds no pawn that never moved.
-    let cheap = walks.iter().zip(File::ALL).any(|(from, g)| {
+    walks.iter().zip(File::ALL).any(|(from, g)| {
         !known
             .statics
             .never_moved
             .contains(Square::from_coords(g, second))
             && promotes_within(color, from, spare)
-    });
-    if !cheap {
+    })
+}
+
+/// Whether `color`, with no promoted unit on the board, can have promoted a pawn, sharper than
+/// [`can_promote`]: its captures landed on `landing`, where the other side's missing units stood
+/// ([`capture_landings`]), and the pawns on the board took the start files of some set within the
+/// budget, the pawn that promoted a file outside it, with the captures the set leaves.
+fn promotes_in_accounts(known: &Known<'_>, color: Color, landing: Bitboard) -> bool {
+    let Some(spare) = spare(known, color) else {
+        return true;
+    };
+    let walks = landing_walks(color, known.statics, landing);
+    if !promotes_from_free_file(known, color, &walks, spare) {
         return false;
     }
-    // Sharper: the pawns on the board took the start files of some set within the budget, and
-    // the pawn that promoted started on a file outside it, with the captures the set leaves.
     let Some((table, budget)) = pawn_sets(known, color) else {
         return true;
     };
