@@ -12,9 +12,10 @@
 //! file. (The rule's verdict on the same games, gates lifted, is
 //! `never_false_on_games_aimed_at_the_timing`'s.)
 
-use shakmaty::{ByColor, Color, File, Rank, Square};
+use shakmaty::{Bitboard, ByColor, Color, File, Rank, Square};
 
 use super::super::timing_games::{game, lives, Life};
+use super::capture_landings;
 use super::{
     on_board_files, pawn_region, pawn_region_from, pawn_sets, promotes_within, promotion_walks,
 };
@@ -39,6 +40,8 @@ struct Counts {
     own_region: u64,
     /// Of them, pawns that promoted, with a walk within the spare captures.
     promoted: u64,
+    /// Sides whose captures [`super::capture_landings`] bounded, every one landed within.
+    landings: u64,
 }
 
 /// The captures of a pawn's `life` up to position `q` (file changes: a pawn only changes file by
@@ -57,7 +60,7 @@ fn captures_until(life: &Life, q: usize) -> (u32, Option<Square>) {
 
 /// Checks the facts of the module documentation on every position of `g`.
 fn check_game(g: &retrace_testkit::Game, cache: &mut PawnCache, counts: &mut Counts) {
-    let (lives, _) = lives(&g.moves);
+    let (lives, landed) = lives(&g.moves);
     for (p, chess) in g.positions.iter().enumerate() {
         let pos = retrace_testkit::retro_position(chess);
         let statics = analyze_statics(&pos, None);
@@ -75,6 +78,18 @@ fn check_game(g: &retrace_testkit::Game, cache: &mut PawnCache, counts: &mut Cou
             walks: &walks,
         };
         counts.positions += 1;
+        for c in Color::ALL {
+            let landing = capture_landings(&known, c);
+            if landing != Bitboard::FULL {
+                let real = *landed[p].get(c);
+                assert!(
+                    real.is_subset(landing),
+                    "{c:?}'s captures landed on {real:?}, not all within {landing:?}: {}",
+                    pos.fen()
+                );
+                counts.landings += 1;
+            }
+        }
         for victim in Color::ALL {
             let at = || format!("ply {p}, victim {victim:?}: {}", pos.fen());
             // The victim's pawns by start file: on the board now (as pawns), promoted by now
@@ -174,6 +189,10 @@ fn missing_pawns_die_where_their_accounts_place_them() {
         "{counts:?}"
     );
     assert!(cfg!(debug_assertions) || counts.promoted > 10, "{counts:?}");
+    assert!(
+        cfg!(debug_assertions) || counts.landings > 1_000,
+        "{counts:?}"
+    );
 }
 
 /// The same facts on every position of the published proof games of the corpus.
