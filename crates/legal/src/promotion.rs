@@ -643,3 +643,32 @@ pub(crate) fn missing_only(them: Color, missing: u32, by_pieces: u32) -> String 
         }
     )
 }
+
+#[cfg(test)]
+mod landing_tests {
+    use super::*;
+
+    #[test]
+    fn a_walk_captures_only_onto_its_landings() {
+        let cuts = CutSteps::new(Color::White, &TimedList::default());
+        let h = File::H as u32;
+        let free = walk_costs(Color::White, h, Bitboard::EMPTY, &cuts);
+        let light = walk_costs_landing(
+            Color::White,
+            h,
+            Bitboard::EMPTY,
+            &cuts,
+            Bitboard::LIGHT_SQUARES,
+        );
+        // From the h-file, g3 is a capture away; with captures only onto light squares it is
+        // out of reach (the pawn never stands on g3), g4 is not.
+        assert_eq!(free[usize::from(Square::G3)], 1);
+        assert_eq!(light[usize::from(Square::G3)], NO_WALK);
+        assert_eq!(light[usize::from(Square::G4)], 1);
+        // Steps need no landing: the h-file is walked for free either way.
+        assert_eq!(light[usize::from(Square::H8)], 0);
+        // A promotion on g8 needs its last capture onto a light square: h7xg8.
+        assert_eq!(light[usize::from(Square::G8)], 1);
+        assert_eq!(light[usize::from(Square::F8)], 2);
+    }
+}

@@ -61,3 +61,66 @@ pub(crate) fn promotion_walks(known: &Known<'_>, color: Color) -> Walks {
         landing_walks(color, known.statics, landing)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{ByColor, Square};
+
+    use super::*;
+    use crate::material;
+    use crate::pawns::PawnCache;
+    use crate::promotion::WalkCache;
+    use crate::reasons::Reasons;
+    use crate::statics::analyze_statics;
+
+    /// [`capture_landings`] of `color` in `fen`.
+    fn landings(fen: &str, color: Color) -> Bitboard {
+        let pos = retrace_unmove::RetroPosition::from_fen(fen).expect("fen");
+        let statics = analyze_statics(&pos, None);
+        let walks = WalkCache::default();
+        let mut cache = PawnCache::new();
+        let mut sink = Reasons::verdict_only();
+        let promoted = ByColor::new_with(|c| material::promoted(&pos, &statics, c));
+        let captures = ByColor::new_with(|c| {
+            material::captures(
+                &pos,
+                &statics,
+                c,
+                promoted.get(c),
+                &mut cache,
+                &walks,
+                &mut sink,
+            )
+        });
+        let known = Known {
+            pos: &pos,
+            statics: &statics,
+            promoted: &promoted,
+            captures: &captures,
+            walks: &walks,
+        };
+        capture_landings(&known, color)
+    }
+
+    #[test]
+    fn a_lost_bishop_bounds_the_captures_to_its_colour() {
+        // Black misses its c8 bishop alone, with its eight pawns on the board: White's one
+        // capture landed on a light square the bishop reached through d7.
+        let fen = "rn1qkbnr/ppp1pppp/3p4/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let white = landings(fen, Color::White);
+        assert!(white.is_subset(Bitboard::LIGHT_SQUARES), "{white:?}");
+        assert!(white.contains(Square::G4) && white.contains(Square::C8));
+        // Black's captures: White misses nothing, so none landed anywhere.
+        assert_eq!(landings(fen, Color::Black), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn a_lost_knight_or_pawn_bounds_nothing() {
+        // A knight reaches every square that is not static.
+        let fen = "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(landings(fen, Color::White), Bitboard::FULL);
+        // A side missing a pawn may have promoted it, and its pawns die where they walk.
+        let fen = "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(landings(fen, Color::White), Bitboard::FULL);
+    }
+}
