@@ -64,42 +64,18 @@ pub(crate) fn promotion_walks(known: &Known<'_>, color: Color) -> Walks {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{ByColor, Square};
+    use shakmaty::Square;
 
     use super::*;
-    use crate::material;
+    use crate::known::with_known;
     use crate::pawns::PawnCache;
-    use crate::promotion::WalkCache;
-    use crate::reasons::Reasons;
-    use crate::statics::analyze_statics;
 
     /// [`capture_landings`] of `color` in `fen`.
     fn landings(fen: &str, color: Color) -> Bitboard {
         let pos = retrace_unmove::RetroPosition::from_fen(fen).expect("fen");
-        let statics = analyze_statics(&pos, None);
-        let walks = WalkCache::default();
-        let mut cache = PawnCache::new();
-        let mut sink = Reasons::verdict_only();
-        let promoted = ByColor::new_with(|c| material::promoted(&pos, &statics, c));
-        let captures = ByColor::new_with(|c| {
-            material::captures(
-                &pos,
-                &statics,
-                c,
-                promoted.get(c),
-                &mut cache,
-                &walks,
-                &mut sink,
-            )
-        });
-        let known = Known {
-            pos: &pos,
-            statics: &statics,
-            promoted: &promoted,
-            captures: &captures,
-            walks: &walks,
-        };
-        capture_landings(&known, color)
+        with_known(&pos, &mut PawnCache::new(), |known| {
+            capture_landings(known, color)
+        })
     }
 
     #[test]
