@@ -37,3 +37,28 @@ impl Known<'_> {
         self.statics.captured_at_home.get(color.other()).count() as u32
     }
 }
+
+/// Runs `f` on the deductions of `pos` made afresh (its own statics, counts and caches but the
+/// pawn cache `cache`), for the unit tests of the rules that take a [`Known`].
+#[cfg(test)]
+pub(crate) fn with_known<R>(
+    pos: &RetroPosition,
+    cache: &mut crate::pawns::PawnCache,
+    f: impl FnOnce(&Known<'_>) -> R,
+) -> R {
+    let statics = crate::statics::analyze_statics(pos, None);
+    let mut sink = crate::reasons::Reasons::verdict_only();
+    let walks = WalkCache::default();
+    let promoted = ByColor::new_with(|c| crate::material::promoted(pos, &statics, c));
+    let captures = ByColor::new_with(|c| {
+        crate::material::captures(pos, &statics, c, promoted.get(c), cache, &walks, &mut sink)
+    });
+    f(&Known {
+        pos,
+        statics: &statics,
+        promoted: &promoted,
+        captures: &captures,
+        walks: &walks,
+        items: &Default::default(),
+    })
+}

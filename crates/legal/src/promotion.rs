@@ -166,6 +166,19 @@ impl CutSteps {
 /// squares that are not in `fixed` and never along a step that `cuts` rules out ([`NO_WALK`] where
 /// it cannot).
 fn walk_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -> [u8; 64] {
+    walk_costs_landing(color, start, fixed, cuts, Bitboard::FULL)
+}
+
+/// [`walk_costs`] with every capture landing on `landing`: a capture takes a unit of the other
+/// side that stood on its square, so where the other side's missing units can never have stood,
+/// no capture of the walk landed.
+fn walk_costs_landing(
+    color: Color,
+    start: u32,
+    fixed: Bitboard,
+    cuts: &CutSteps,
+    landing: Bitboard,
+) -> [u8; 64] {
     let mut out = [NO_WALK; 64];
     let up: i32 = if color.is_white() { 1 } else { -1 };
     let second = color.relative_rank(Rank::Second) as i32;
@@ -182,7 +195,7 @@ fn walk_costs(color: Color, start: u32, fixed: Bitboard, cuts: &CutSteps) -> [u8
             let below = |g: usize| out[usize::from(at(g, k - 1))];
             let mut best = if cuts.cut(f, to) { NO_WALK } else { below(f) };
             for g in [f.wrapping_sub(1), f + 1] {
-                if g < 8 && !cuts.cut(g, to) {
+                if g < 8 && landing.contains(to) && !cuts.cut(g, to) {
                     best = best.min(below(g).saturating_add(1));
                 }
             }
@@ -229,13 +242,7 @@ const WALK_SLOTS: usize = 1 << 8;
 
 /// The walks of `color`'s pawns from every start file, from `cache` when it has them.
 fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps, cache: &WalkCache) -> Walks {
-    let compute = || {
-        let mut by_start = [[NO_WALK; 64]; 8];
-        for (start, costs) in by_start.iter_mut().enumerate() {
-            *costs = walk_costs(color, start as u32, fixed, cuts);
-        }
-        by_start
-    };
+    let compute = || all_walks(color, fixed, cuts, Bitboard::FULL);
     let hash = cuts
         .0
         .iter()
@@ -288,6 +295,26 @@ pub(crate) fn walls_walks_around(
         &CutSteps::new(color, &statics.timed),
         cache,
     )
+}
+
+/// [`walls_walks`] with every capture landing on `landing` (see [`walk_costs_landing`]), made
+/// afresh: for the rare analysis that knows where the other side's missing units can have died.
+pub(crate) fn landing_walks(color: Color, statics: &Statics, landing: Bitboard) -> Walks {
+    all_walks(
+        color,
+        statics.fixed,
+        &CutSteps::new(color, &statics.timed),
+        landing,
+    )
+}
+
+/// [`walk_costs_landing`] from every start file.
+fn all_walks(color: Color, fixed: Bitboard, cuts: &CutSteps, landing: Bitboard) -> Walks {
+    let mut by_start = [[NO_WALK; 64]; 8];
+    for (start, costs) in by_start.iter_mut().enumerate() {
+        *costs = walk_costs_landing(color, start as u32, fixed, cuts, landing);
+    }
+    by_start
 }
 
 /// The fewest captures the pawn of `color` on `sq` made if it started on file `start` ([`NONE`] if
@@ -632,4 +659,33 @@ pub(crate) fn missing_only(them: Color, missing: u32, by_pieces: u32) -> String 
             String::new()
         }
     )
+}
+
+#[cfg(test)]
+mod landing_tests {
+    use super::*;
+
+    #[test]
+    fn a_walk_captures_only_onto_its_landings() {
+        let cuts = CutSteps::new(Color::White, &TimedList::default());
+        let h = File::H as u32;
+        let free = walk_costs(Color::White, h, Bitboard::EMPTY, &cuts);
+        let light = walk_costs_landing(
+            Color::White,
+            h,
+            Bitboard::EMPTY,
+            &cuts,
+            Bitboard::LIGHT_SQUARES,
+        );
+        // From the h-file, g3 is a capture away; with captures only onto light squares it is
+        // out of reach (the pawn never stands on g3), g4 is not.
+        assert_eq!(free[usize::from(Square::G3)], 1);
+        assert_eq!(light[usize::from(Square::G3)], NO_WALK);
+        assert_eq!(light[usize::from(Square::G4)], 1);
+        // Steps need no landing: the h-file is walked for free either way.
+        assert_eq!(light[usize::from(Square::H8)], 0);
+        // A promotion on g8 needs its last capture onto a light square: h7xg8.
+        assert_eq!(light[usize::from(Square::G8)], 1);
+        assert_eq!(light[usize::from(Square::F8)], 2);
+    }
 }

@@ -134,3 +134,35 @@ fn the_reason_names_the_files_as_a_composer_would() {
         "{message}"
     );
 }
+
+/// A promotion's captures each took a unit where it stood. Black misses one unit, the c8 bishop
+/// (light; Black's eight pawns are on the board, so it promoted nothing and its missing units
+/// are originals), so White made exactly one capture, on a light square. White's pawns on c3,
+/// d3, e3 and f3 took their own files (any other account needs two captures; b2 and g2 never
+/// moved): its missing pawns are the a- and h-pawns, with that one capture to spare. The a-pawn
+/// is walled by a7 and b7; the h-pawn can promote with one capture only by h6xg7 (the g-pawn
+/// never let a white pawn by on its file, h7 never moved), and g7 is dark: neither promoted, so
+/// they died as pawns on the a- and b-files, the g- and h-files. Black's d7xc6 took a white unit
+/// on c6, a light square: not the c1 bishop (dark), not those pawns, and White misses nothing
+/// else before Black's last move. (Taken back from r2-D-078, Black's wrong last move Bh2xNg1.)
+#[test]
+fn a_promotion_needs_captures_where_the_missing_units_stood() {
+    let fen = "7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrPb/kBRNnrNK b - -";
+    let message = illegal_both_ways(fen, CaptureUnmatched);
+    assert!(
+        message.contains("landing on c6")
+            && message.contains("the white pawn from the h-file")
+            && message.contains("cannot have promoted"),
+        "{message}"
+    );
+    // The near miss: the published last move Bh2xBg1 taken back. White misses a knight, which
+    // can have died on c6.
+    legal_both_ways("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrPb/kBRNnrBK b - -");
+    // A near miss of the promotion: with the h8 knight missing too, a white capture may have
+    // landed on g7 (a knight's square), so the h-pawn may have promoted by h6xg7 and g8, and
+    // its promoted unit died on c6.
+    legal_both_ways("8/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrPb/kBRNnrNK b - -");
+    // And the problem itself, either side to move.
+    legal_both_ways("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrP1/kBRNnrbK b - -");
+    legal_both_ways("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrP1/kBRNnrbK w - -");
+}

@@ -47,19 +47,11 @@
 
 use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
+use super::landings::KINDS;
 use crate::geometry::{flood, homes, region_cut};
 use crate::history::checking_squares;
 use crate::known::Known;
 use crate::promotion::{walls_walks_around, Walks, NO_WALK};
-
-/// The kinds of pieces a pawn promotes to, bishops by the colour of their squares.
-pub(super) const KINDS: [(Role, Bitboard); 5] = [
-    (Role::Queen, Bitboard::FULL),
-    (Role::Rook, Bitboard::FULL),
-    (Role::Knight, Bitboard::FULL),
-    (Role::Bishop, Bitboard::LIGHT_SQUARES),
-    (Role::Bishop, Bitboard::DARK_SQUARES),
-];
 
 /// Where a missing pawn that may have promoted only late can have died (see the
 /// [module](self) documentation).

@@ -23,7 +23,19 @@
 //! units `S` misses allow), at least as many ranks up as files across. Any other missing unit may
 //! have died anywhere. `V` promoted nothing when it has no promoted unit to account for and no
 //! walk around the walls to a promotion square needs at most `spare` captures (the promoting pawn
-//! is not one of those on the board, whose captures cost at least the fewest of any assignment).
+//! is not one of those on the board, whose captures cost at least the fewest of any assignment;
+//! sharper, it started on a file that the start files of the pawns on the board leave free in
+//! some assignment within the budget, with the captures that assignment leaves).
+//!
+//! *Where a walk's captures landed.* Each capture of a pawn of `V` took a unit of `S` standing on
+//! its landing square, which is missing now. When `S` has its eight pawns on the board it promoted
+//! nothing, so its missing units are originals of the kinds it has fewer of than homes, and each
+//! stood only in the region of a home of its kind (a bishop on its colour): the walks that decide
+//! whether `V` promoted land their captures only there ([`capture_landings`]). So a side that
+//! lost only a light bishop never let a pawn of the other side promote by a capture on a dark
+//! square. (The sharper look at `V`'s promotions, landings and free files together, is a gate's
+//! worth of work: it runs only where those landings bound something and the plain lists would
+//! say nothing of a `V` that may have promoted, yet something of one that did not.)
 //!
 //! *Which pawns are missing.* Sharper: each game gives `V`'s pawns on the board and the pawns of
 //! the promoted units `V` must have (one each, on the promotion squares its unit can have come
@@ -79,12 +91,13 @@ use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::door::{self, Displaced};
 use super::items::{items, Place};
+use super::landings::{capture_landings, promotion_walks, KINDS};
 use super::late::{self, promotes_within};
 use super::timing::{self, Moves};
 use crate::history;
 use crate::known::Known;
 use crate::pawns::assignment_table_of;
-use crate::promotion::{walls_walks, walls_walks_around, NONE, NO_WALK};
+use crate::promotion::{landing_walks, walls_walks, walls_walks_around, Walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
@@ -296,7 +309,20 @@ fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Optio
     // Where the victim has a promoted unit, the plain lists leave its pawns free to have died
     // anywhere, which the accounts sharpen: they run even where the plain lists said nothing.
     let promoted = has_promoted(known, victim);
-    let promotes = promoted || can_promote(known, victim);
+    let mut promotes = promoted || can_promote(known, victim);
+    // The sharper look at the victim's promotions (where their captures landed, which start
+    // files its pawns on the board leave free) runs only where the cheap lists give up on a
+    // victim that may have promoted, the other side's missing units bound where its captures
+    // landed, and the lists would not give up on a victim that promoted nothing.
+    if promotes && !promoted && lists.plain(true).is_none() {
+        let landing = capture_landings(known, victim);
+        if landing != Bitboard::FULL
+            && lists.plain(false).is_some()
+            && !promotes_in_accounts(known, victim, landing)
+        {
+            promotes = false;
+        }
+    }
     // A victim whose promotions can only have come late ([`late`]): the accounts place them.
     // (Asked only where the answer matters: the walks it looks at are costly.)
     let late = || promotes && !promoted && accounts && only_late(known, victim);
@@ -422,13 +448,18 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
     };
     let table = assignment_table_of(list.len(), cost)?;
     // No pawn of the victim moved on from a square where it checks a king that never moved
-    // (asked only where a promotion can be late, for speed: fewer walls only allow more).
+    // (asked only where a promotion can be late, for speed: fewer walls only allow more);
+    // without such walls, its captures land only where the other side's missing units stood.
     let walls = if late::possible(known, victim) {
         late::check_walls(known, victim)
     } else {
         Bitboard::EMPTY
     };
-    let walks = walls_walks_around(victim, known.statics, walls, known.walks);
+    let walks = if walls.is_empty() {
+        promotion_walks(known, victim)
+    } else {
+        walls_walks_around(victim, known.statics, walls, known.walks)
+    };
     let mut out: Vec<(Vec<Victim>, Option<u32>)> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
         let c = u32::from(c);
@@ -488,8 +519,8 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
 /// victim's pawns can have made (the units the other side misses, less the captures the pens
 /// prove of the victim's pieces). `None` when a pawn has no cost list or all eight are on the
 /// board (no pawn is missing). The game checks of `matching_games.rs` use it to test the costs
-/// [`pawn_accounts`] enumerates (for pawns on the board only) against the games played.
-#[cfg(test)]
+/// [`pawn_accounts`] enumerates (for pawns on the board only) against the games played, and
+/// [`promotes_in_accounts`] looks for a start file such a set leaves free.
 fn pawn_sets(known: &Known<'_>, victim: Color) -> Option<([u8; 256], u32)> {
     let budget = known
         .missing(victim.other())
@@ -653,12 +684,11 @@ fn victims(
     let statics = known.statics;
     let open = !statics.fixed;
     let mut out = Vec::with_capacity(missing as usize);
-    let kinds = late::KINDS;
     // The kinds with originals gone: the homes not known to hold theirs, the units that can be
     // originals, and how many originals are gone at least.
-    let mut gone_kinds = Vec::with_capacity(kinds.len());
+    let mut gone_kinds = Vec::with_capacity(KINDS.len());
     let mut bounded = dead;
-    for (role, colour) in kinds {
+    for (role, colour) in KINDS {
         let units = board.by_piece(role.of(victim)) & colour;
         let home = homes(victim, role) & colour & !statics.never_moved;
         let candidates = units & !statics.promoted & !statics.never_moved;
@@ -788,7 +818,8 @@ fn only_late(known: &Known<'_>, color: Color) -> bool {
     })
 }
 
-/// Whether `color` can have promoted a pawn at some moment (see the module documentation).
+/// Whether `color` can have promoted a pawn at some moment (see the module documentation), as
+/// cheaply as the walks around the walls tell.
 fn can_promote(known: &Known<'_>, color: Color) -> bool {
     if has_promoted(known, color) {
         return true;
@@ -796,15 +827,51 @@ fn can_promote(known: &Known<'_>, color: Color) -> bool {
     let Some(spare) = spare(known, color) else {
         return true;
     };
-    let walks = walls_walks(color, known.statics, known.walks);
+    promotes_from_free_file(
+        known,
+        color,
+        &walls_walks(color, known.statics, known.walks),
+        spare,
+    )
+}
+
+/// Whether a pawn of `color` not on the board (its start square holds no pawn that never moved)
+/// can reach a promotion square by `walks` with at most `spare` captures.
+fn promotes_from_free_file(known: &Known<'_>, color: Color, walks: &Walks, spare: u32) -> bool {
     let second = color.relative_rank(Rank::Second);
-    // A pawn that promoted is not on the board: its start square holds no pawn that never moved.
     walks.iter().zip(File::ALL).any(|(from, g)| {
         !known
             .statics
             .never_moved
             .contains(Square::from_coords(g, second))
             && promotes_within(color, from, spare)
+    })
+}
+
+/// Whether `color`, with no promoted unit on the board, can have promoted a pawn, sharper than
+/// [`can_promote`]: its captures landed on `landing`, where the other side's missing units stood
+/// ([`capture_landings`]), and the pawns on the board took the start files of some set within the
+/// budget, the pawn that promoted a file outside it, with the captures the set leaves.
+fn promotes_in_accounts(known: &Known<'_>, color: Color, landing: Bitboard) -> bool {
+    let Some(spare) = spare(known, color) else {
+        return true;
+    };
+    let walks = landing_walks(color, known.statics, landing);
+    if !promotes_from_free_file(known, color, &walks, spare) {
+        return false;
+    }
+    let Some((table, budget)) = pawn_sets(known, color) else {
+        return true;
+    };
+    let pawns = known.pos.board().by_piece(color.pawn()).count() as u32;
+    table.iter().enumerate().any(|(used, &c)| {
+        let c = u32::from(c);
+        used.count_ones() == pawns
+            && c <= budget
+            && File::ALL.into_iter().any(|g| {
+                used & 1 << g as usize == 0
+                    && promotes_within(color, &walks[g as usize], budget - c)
+            })
     })
 }
 

@@ -15,14 +15,14 @@
 use shakmaty::{Bitboard, ByColor, Color, File, Position, Rank, Square};
 
 use super::super::timing_games::{game, lives, Life};
+use super::capture_landings;
 use super::late::{self, promotion_reach};
-use super::{on_board_files, pawn_region, pawn_region_from, pawn_sets, promotes_within};
-use crate::known::Known;
-use crate::material;
+use super::{
+    on_board_files, pawn_region, pawn_region_from, pawn_sets, promotes_within, promotion_walks,
+};
+use crate::known::{with_known, Known};
 use crate::pawns::PawnCache;
-use crate::promotion::{walls_walks, walls_walks_around, WalkCache};
-use crate::reasons::Reasons;
-use crate::statics::analyze_statics;
+use crate::promotion::walls_walks_around;
 
 /// How many of each fact the games checked.
 #[derive(Clone, Copy, Debug, Default)]
@@ -38,6 +38,8 @@ struct Counts {
     own_region: u64,
     /// Of them, pawns that promoted, with a walk within the spare captures.
     promoted: u64,
+    /// Sides whose captures [`super::capture_landings`] bounded, every one landed within.
+    landings: u64,
     /// Missing pawns that [`late::late`] placed.
     late: u64,
     /// Of them, pawns that promoted.
@@ -59,104 +61,117 @@ fn captures_until(life: &Life, q: usize) -> (u32, Option<Square>) {
 }
 
 /// Checks the facts of the module documentation on every position of `g`.
-fn check_game(game: &retrace_testkit::Game, cache: &mut PawnCache, counts: &mut Counts) {
-    let (lives, _) = lives(&game.moves);
-    for (p, chess) in game.positions.iter().enumerate() {
+fn check_game(g: &retrace_testkit::Game, cache: &mut PawnCache, counts: &mut Counts) {
+    let (lives, landed) = lives(&g.moves);
+    for (p, chess) in g.positions.iter().enumerate() {
         let pos = retrace_testkit::retro_position(chess);
-        let statics = analyze_statics(&pos, None);
-        let mut sink = Reasons::verdict_only();
-        let walks = WalkCache::default();
-        let promoted = ByColor::new_with(|c| material::promoted(&pos, &statics, c));
-        let captures = ByColor::new_with(|c| {
-            material::captures(&pos, &statics, c, promoted.get(c), cache, &walks, &mut sink)
+        with_known(&pos, cache, |known| {
+            check_position(g, known, p, &lives, &landed, counts)
         });
-        let known = Known {
-            pos: &pos,
-            statics: &statics,
-            promoted: &promoted,
-            captures: &captures,
-            walks: &walks,
-            items: &Default::default(),
-        };
-        counts.positions += 1;
-        for victim in Color::ALL {
-            let at = || format!("ply {p}, victim {victim:?}: {}", pos.fen());
-            // The victim's pawns by start file: on the board now (as pawns), promoted by now
-            // (with the captures of their walk), or dead as pawns (with their last square).
-            let second = victim.relative_rank(Rank::Second);
-            let mut on_board = 0u8;
-            let mut gone: Vec<(File, u32, Option<Square>)> = Vec::new();
-            for g in File::ALL {
-                let life = &lives[usize::from(Square::from_coords(g, second))];
-                let alive = life.died.is_none_or(|d| d > p);
-                match life.promoted.filter(|&q| q <= p) {
-                    Some(q) => gone.push((g, captures_until(life, q).0, None)),
-                    None if alive => on_board |= 1 << g as u8,
-                    None => {
-                        let (n, sq) = captures_until(life, p);
-                        gone.push((g, n, sq));
-                    }
-                }
-            }
-            let taken = on_board_files(&known, victim);
-            assert_eq!(taken & !on_board, 0, "files taken: {taken:08b}, {}", at());
-            counts.on_board += u64::from(taken.count_ones());
-            let region = pawn_region(&known, victim);
-            for &(_, _, died) in &gone {
-                if let Some(sq) = died {
-                    assert!(region.contains(sq), "died on {sq}, out of region: {}", at());
-                    counts.dead += 1;
-                }
-            }
-            // The accounts run only where the victim has no promoted unit known.
-            if promoted.get(victim).total > 0
-                || (statics.promoted & pos.board().by_color(victim)).any()
-            {
-                continue;
-            }
-            let Some((table, budget)) = pawn_sets(&known, victim) else {
-                continue;
-            };
-            counts.accounts += 1;
-            let cost = u32::from(table[usize::from(on_board)]);
-            let board_captures: u32 = File::ALL
-                .into_iter()
-                .filter(|&g| on_board & 1 << g as u8 != 0)
-                .map(|g| captures_until(&lives[usize::from(Square::from_coords(g, second))], p).0)
-                .sum();
+    }
+}
+
+/// Checks the facts of the module documentation on the position `p` of a game whose units lived
+/// `lives`, each side's captures having landed on `landed`.
+fn check_position(
+    game: &retrace_testkit::Game,
+    known: &Known<'_>,
+    p: usize,
+    lives: &[Life],
+    landed: &[ByColor<Bitboard>],
+    counts: &mut Counts,
+) {
+    let (pos, statics) = (known.pos, known.statics);
+    counts.positions += 1;
+    for c in Color::ALL {
+        let landing = capture_landings(known, c);
+        if landing != Bitboard::FULL {
+            let real = *landed[p].get(c);
             assert!(
-                cost <= budget && cost <= board_captures,
-                "cost {cost} of the true files {on_board:08b}, budget {budget}, true captures \
-                 {board_captures}: {}",
-                at()
+                real.is_subset(landing),
+                "{c:?}'s captures landed on {real:?}, not all within {landing:?}: {}",
+                pos.fen()
             );
-            let spare = budget - cost;
-            let spent: u32 = gone.iter().map(|&(_, n, _)| n).sum();
-            assert!(
-                spent <= spare,
-                "missing pawns made {spent} > {spare}: {}",
-                at()
-            );
-            let walks = walls_walks(victim, &statics, known.walks);
-            for &(g, _, died) in &gone {
-                match died {
-                    None => {
-                        assert!(
-                            promotes_within(victim, &walks[g as usize], spare),
-                            "the {g:?}-pawn promoted beyond {spare} captures: {}",
-                            at()
-                        );
-                        counts.promoted += 1;
-                    }
-                    Some(sq) => {
-                        let own = pawn_region_from(&known, victim, g, spare);
-                        assert!(own.contains(sq), "the {g:?}-pawn died on {sq}: {}", at());
-                        counts.own_region += 1;
-                    }
-                }
-            }
-            check_late(game, p, &known, victim, spare, &gone, &lives, counts);
+            counts.landings += 1;
         }
+    }
+    for victim in Color::ALL {
+        let at = || format!("ply {p}, victim {victim:?}: {}", pos.fen());
+        // The victim's pawns by start file: on the board now (as pawns), promoted by now
+        // (with the captures of their walk), or dead as pawns (with their last square).
+        let second = victim.relative_rank(Rank::Second);
+        let mut on_board = 0u8;
+        let mut gone: Vec<(File, u32, Option<Square>)> = Vec::new();
+        for g in File::ALL {
+            let life = &lives[usize::from(Square::from_coords(g, second))];
+            let alive = life.died.is_none_or(|d| d > p);
+            match life.promoted.filter(|&q| q <= p) {
+                Some(q) => gone.push((g, captures_until(life, q).0, None)),
+                None if alive => on_board |= 1 << g as u8,
+                None => {
+                    let (n, sq) = captures_until(life, p);
+                    gone.push((g, n, sq));
+                }
+            }
+        }
+        let taken = on_board_files(known, victim);
+        assert_eq!(taken & !on_board, 0, "files taken: {taken:08b}, {}", at());
+        counts.on_board += u64::from(taken.count_ones());
+        let region = pawn_region(known, victim);
+        for &(_, _, died) in &gone {
+            if let Some(sq) = died {
+                assert!(region.contains(sq), "died on {sq}, out of region: {}", at());
+                counts.dead += 1;
+            }
+        }
+        // The accounts run only where the victim has no promoted unit known.
+        if known.promoted.get(victim).total > 0
+            || (statics.promoted & pos.board().by_color(victim)).any()
+        {
+            continue;
+        }
+        let Some((table, budget)) = pawn_sets(known, victim) else {
+            continue;
+        };
+        counts.accounts += 1;
+        let cost = u32::from(table[usize::from(on_board)]);
+        let board_captures: u32 = File::ALL
+            .into_iter()
+            .filter(|&g| on_board & 1 << g as u8 != 0)
+            .map(|g| captures_until(&lives[usize::from(Square::from_coords(g, second))], p).0)
+            .sum();
+        assert!(
+            cost <= budget && cost <= board_captures,
+            "cost {cost} of the true files {on_board:08b}, budget {budget}, true captures \
+             {board_captures}: {}",
+            at()
+        );
+        let spare = budget - cost;
+        let spent: u32 = gone.iter().map(|&(_, n, _)| n).sum();
+        assert!(
+            spent <= spare,
+            "missing pawns made {spent} > {spare}: {}",
+            at()
+        );
+        let walks = promotion_walks(known, victim);
+        for &(g, _, died) in &gone {
+            match died {
+                None => {
+                    assert!(
+                        promotes_within(victim, &walks[g as usize], spare),
+                        "the {g:?}-pawn promoted beyond {spare} captures: {}",
+                        at()
+                    );
+                    counts.promoted += 1;
+                }
+                Some(sq) => {
+                    let own = pawn_region_from(known, victim, g, spare);
+                    assert!(own.contains(sq), "the {g:?}-pawn died on {sq}: {}", at());
+                    counts.own_region += 1;
+                }
+            }
+        }
+        check_late(game, p, known, victim, spare, &gone, lives, counts);
     }
 }
 
@@ -265,6 +280,10 @@ fn missing_pawns_die_where_their_accounts_place_them() {
         "{counts:?}"
     );
     assert!(cfg!(debug_assertions) || counts.promoted > 10, "{counts:?}");
+    assert!(
+        cfg!(debug_assertions) || counts.landings > 1_000,
+        "{counts:?}"
+    );
     // Some 2,000 missing pawns placed by the late promotions' rule in release.
     assert!(cfg!(debug_assertions) || counts.late > 100, "{counts:?}");
 }

@@ -31,6 +31,7 @@
 mod accounts;
 mod door;
 pub(crate) mod items;
+pub(crate) mod landings;
 mod late;
 mod matching;
 mod timing;
