@@ -36,7 +36,11 @@ const DEEP_CAPACITY: usize = 1 << 16;
 
 /// The most candidates of one search whose closure is asked ([`Search::candidate_closure`]): a
 /// last-move problem has a few, and a deep solve with thousands pays for these only.
-const CANDIDATE_CLOSURES: u32 = 64;
+const CANDIDATE_CLOSURES: u32 = 16;
+
+/// The most nodes the closure of one candidate may expand: a fifth of `check`'s, since a search
+/// asks it of several (the shuffles and retro-stalemates it is for close in a few hundred).
+const CANDIDATE_CLOSURE_NODES: u64 = 1_000;
 
 /// What an existence search looks for at the end of its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -590,7 +594,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     /// line of retractions from it repeating or dying in a finite set, which also finds the
     /// retro-stalemates a few plies past the extra depth (a finite set of lines that all die). The
     /// costliest verdict, asked only of the first [`CANDIDATE_CLOSURES`] candidates a search is
-    /// about to accept (within the pruner's closure budget each, and the search's own budget), so
+    /// about to accept (within [`CANDIDATE_CLOSURE_NODES`] each, and the search's own budget), so
     /// that a deep solve with a great many solutions does not pay it for each. A verdict is kept
     /// with the costlier ones, so that other lines into the same position die on it too.
     fn candidate_closure(&mut self, pos: &RetroPosition) -> Option<Reason> {
@@ -599,9 +603,12 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return None;
         }
         self.closures_asked += 1;
-        let reason =
-            self.pruner
-                .closure_reason(pos, self.nodes_left(), self.params.cancel.as_deref())?;
+        let nodes = self.nodes_left().map_or(CANDIDATE_CLOSURE_NODES, |left| {
+            left.min(CANDIDATE_CLOSURE_NODES)
+        });
+        let reason = self
+            .pruner
+            .closure_reason(pos, Some(nodes), self.params.cancel.as_deref())?;
         self.deep
             .insert(pos.zobrist(), (verification(pos), Some(reason.clone())));
         self.any_deep = true;
