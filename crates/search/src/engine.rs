@@ -360,6 +360,12 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             return known.clone();
         }
         let found = self.pruner.deep_reason(pos);
+        self.keep_deep(pos, found.clone());
+        found
+    }
+
+    /// Keeps a costlier verdict on `pos`, forgetting every verdict first when the cache is full.
+    fn keep_deep(&mut self, pos: &RetroPosition, found: Option<Reason>) {
         if self.deep.len() >= DEEP_CAPACITY {
             // Forgetting a verdict only costs asking again; `child` then lets the position pass
             // until it is asked again on a line, which loses nothing.
@@ -367,8 +373,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             self.any_deep = false;
         }
         self.any_deep |= found.is_some();
-        self.deep.insert(key, (check, found.clone()));
-        found
+        self.deep.insert(pos.zobrist(), (verification(pos), found));
     }
 
     /// Whether `pos` was already proven illegal by a costlier verdict.
@@ -609,9 +614,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         let reason = self
             .pruner
             .closure_reason(pos, Some(nodes), self.params.cancel.as_deref())?;
-        self.deep
-            .insert(pos.zobrist(), (verification(pos), Some(reason.clone())));
-        self.any_deep = true;
+        self.keep_deep(pos, Some(reason.clone()));
         Some(reason)
     }
 

@@ -11,14 +11,14 @@ use crate::{
 
 /// The pawns `color` must account for: its pawns on the board and one pawn per promoted unit it
 /// must have ([`demands`]); `None` if they are more than eight (another rule says so). Computed
-/// once per position ([`ItemsMemo`]).
-pub(crate) fn items(known: &Known<'_>, color: Color) -> Option<Vec<Item>> {
+/// once per position ([`crate::pawn_items::ItemsMemo`]), and lent.
+pub(crate) fn items<'k>(known: &'k Known<'_>, color: Color) -> Option<&'k [Item]> {
     known
         .items
         .0
         .get(color)
         .get_or_init(|| compute(known, color))
-        .clone()
+        .as_deref()
 }
 
 /// [`items`], computed.

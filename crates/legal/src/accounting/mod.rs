@@ -64,11 +64,12 @@ pub(crate) fn global_accounting(known: &Known<'_>, out: &mut Reasons) {
     if spare(Color::White).max(spare(Color::Black)) >= 2 * pairs && !test_switch::ungated() {
         return;
     }
-    let (Some(mut white), Some(mut black)) =
-        (items(known, Color::White), items(known, Color::Black))
+    // Sorted copies: the enumeration wants its own order.
+    let (Some(white), Some(black)) = (items(known, Color::White), items(known, Color::Black))
     else {
         return;
     };
+    let (mut white, mut black) = (white.to_vec(), black.to_vec());
     sort_for_enumeration(Color::White, &mut white);
     sort_for_enumeration(Color::Black, &mut black);
     let files = stay_files(&white) & stay_files(&black);

@@ -264,11 +264,7 @@ fn assignments(items: &[Item], budget: u32) -> Option<Vec<Assignment>> {
 
 /// The white and black items (indices) on one start file that could both have stayed on it, the
 /// white one above the black one: one of each such pair left its file.
-fn passing_pairs(
-    items: &ByColor<Vec<Item>>,
-    a: &Assignment,
-    b: &Assignment,
-) -> Vec<(usize, usize)> {
+fn passing_pairs(items: &ByColor<&[Item]>, a: &Assignment, b: &Assignment) -> Vec<(usize, usize)> {
     let stayer = |c: Color, asg: &Assignment, g: u8| {
         items
             .get(c)
@@ -289,7 +285,7 @@ fn passing_pairs(
 /// Each item's charge: `base` from its start file, and `leave` for the pawn of a passing pair
 /// that `choice` (a bit per pair: set, the white one) says left.
 fn charges(
-    items: &ByColor<Vec<Item>>,
+    items: &ByColor<&[Item]>,
     a: &Assignment,
     b: &Assignment,
     pairs: &[(usize, usize)],
