@@ -8,7 +8,7 @@ use std::{
 };
 
 use retrace_cage::{closure, AutoLimits, CageFinder, CageStore};
-use retrace_legal::{Analyzer, Reason};
+use retrace_legal::{Analyzer, AnalyzerOptions, Reason};
 use retrace_unmove::RetroPosition;
 
 /// Decides that a position cannot occur in a game, so no line may pass through it.
@@ -117,6 +117,8 @@ pub struct LegalPruner<'c> {
     cages: Cages<'c>,
     /// The analyser of [`Pruner::is_illegal`], its caches kept from node to node.
     analyzer: RefCell<Analyzer>,
+    /// The rules that analyser runs (every one by default).
+    analysis: AnalyzerOptions,
     /// The cage attempt of [`Pruner::deep_reason`], which verifies each claim once.
     finder: RefCell<CageFinder>,
     /// Stops a cage attempt in progress soon after it is set (the asking search's cancel flag).
@@ -133,7 +135,8 @@ impl Clone for LegalPruner<'_> {
     fn clone(&self) -> Self {
         LegalPruner {
             cages: self.cages.clone(),
-            analyzer: RefCell::new(Analyzer::new()),
+            analyzer: RefCell::new(Analyzer::with_options(self.analysis)),
+            analysis: self.analysis,
             finder: RefCell::new(CageFinder::new()),
             cancel: self.cancel.clone(),
             finding: self.finding,
@@ -150,6 +153,7 @@ impl fmt::Debug for LegalPruner<'_> {
             .field("finding", &self.finding)
             .field("closure", &self.closure)
             .field("facts", &self.facts)
+            .field("analysis", &self.analysis)
             .finish_non_exhaustive()
     }
 }
@@ -179,6 +183,7 @@ impl<'c> LegalPruner<'c> {
         LegalPruner {
             cages,
             analyzer: RefCell::new(Analyzer::new()),
+            analysis: AnalyzerOptions::default(),
             finder: RefCell::new(CageFinder::new()),
             cancel: None,
             finding: Some(SEARCH_CAGE_LIMITS),
@@ -213,6 +218,18 @@ impl<'c> LegalPruner<'c> {
         LegalPruner { facts: on, ..self }
     }
 
+    /// The same pruner with only the rules of `analysis` in its verdict at every node (the cage
+    /// attempt and the closure keep every rule): weaker, never wrong; for benchmarks that measure
+    /// what a family of rules decides.
+    #[must_use]
+    pub fn with_analysis(self, analysis: AnalyzerOptions) -> LegalPruner<'c> {
+        LegalPruner {
+            analyzer: RefCell::new(Analyzer::with_options(analysis)),
+            analysis,
+            ..self
+        }
+    }
+
     /// The same pruner with another node cap for the closure attempt, or none (`None`).
     #[must_use]
     pub fn with_closure(self, max_nodes: Option<u64>) -> LegalPruner<'c> {
@@ -229,7 +246,11 @@ impl Pruner for LegalPruner<'_> {
         match self.analyzer.try_borrow_mut() {
             Ok(mut analyzer) => retrace_cage::is_illegal_with_cages(&mut analyzer, pos, store),
             // Asked again while answering (no rule does): a fresh analyser gives the same answer.
-            Err(_) => retrace_cage::is_illegal_with_cages(&mut Analyzer::new(), pos, store),
+            Err(_) => retrace_cage::is_illegal_with_cages(
+                &mut Analyzer::with_options(self.analysis),
+                pos,
+                store,
+            ),
         }
     }
 

@@ -9,8 +9,8 @@ use std::{
 };
 
 use retrace_cage::{analyze_thoroughly, AutoLimits, CageStore};
-use retrace_legal::Reason;
-use retrace_search::{line_notation, solve, LegalPruner, Pruner, SolveParams};
+use retrace_legal::{AnalyzerOptions, Reason};
+use retrace_search::{line_notation, solve, LegalPruner, Pruner, SolveParams, PROVE_CLOSURE_NODES};
 use retrace_unmove::RetroPosition;
 use serde::Deserialize;
 use shakmaty::Color;
@@ -231,6 +231,10 @@ pub struct Judge<'s> {
     pub finding: Option<AutoLimits>,
     /// Whether the root's facts about units travel ([`LegalPruner::with_unit_facts`]).
     pub facts: bool,
+    /// The rules of the verdict at every node ([`LegalPruner::with_analysis`]).
+    pub analysis: AnalyzerOptions,
+    /// The node cap of a candidate's closure (`None`: not asked).
+    pub closure: Option<u64>,
     /// Time of each cage attempt the searches made.
     pub attempts: RefCell<Vec<Duration>>,
     /// Nodes of every search.
@@ -244,6 +248,8 @@ impl<'s> Judge<'s> {
             store,
             finding: Some(retrace_search::SEARCH_CAGE_LIMITS),
             facts: true,
+            analysis: AnalyzerOptions::default(),
+            closure: Some(PROVE_CLOSURE_NODES),
             attempts: RefCell::new(Vec::new()),
             nodes: RefCell::new(0),
         }
@@ -272,7 +278,9 @@ impl<'s> Judge<'s> {
         let pruner = Timed {
             inner: LegalPruner::with_cages(self.store)
                 .with_cage_finding(self.finding)
-                .with_unit_facts(self.facts),
+                .with_unit_facts(self.facts)
+                .with_analysis(self.analysis)
+                .with_closure(self.closure),
             times: &self.attempts,
         };
         let found = solve(&pos, params, &pruner);
