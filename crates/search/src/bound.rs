@@ -7,7 +7,9 @@
 //! permanent squares ([`retrace_legal::permanent_squares`]): a pawn on its start square, or an
 //! original walled in by them, stood there throughout the game, so no unit ever passed, entered or
 //! captured there. A unit that no start square of its kind reaches (or more units of a kind than
-//! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn.
+//! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn,
+//! and then, as a piece, at least the moves of the shortest path of its kind from a promotion
+//! square to its square (the promotion squares are those no unit stood on throughout the game).
 //! Every missing enemy unit was captured by a move of the side, which may be one of those moves.
 //!
 //! Where the missing units were captured adds to their own side's count: a pawn on the board that
@@ -51,8 +53,14 @@ const STARTS: [(Role, File); 8] = [
     (Role::King, File::E),
 ];
 
-/// For each start of [`STARTS`], the fewest moves its unit needs to each square.
-type Maps = [[u8; 64]; 8];
+/// The roles a pawn promotes to, each with its map from the promotion squares after the maps of
+/// [`STARTS`].
+const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+/// For each start of [`STARTS`], the fewest moves its unit needs to each square; then, for each
+/// role of [`PROMOTIONS`], the fewest moves a unit of that role promoted on the last rank needs
+/// from its promotion square (the pawn's own moves not counted).
+type Maps = [[u8; 64]; STARTS.len() + PROMOTIONS.len()];
 
 /// The fewest moves of a unit of `role` from `sources` (each with the moves already spent) to
 /// every square, never standing on or passing through `walls`.
@@ -89,6 +97,22 @@ fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard) -> [u8;
 
 /// The maps of `color` around the permanent squares `walls`.
 fn maps(color: Color, walls: Bitboard) -> Maps {
+    let mut all = [[FAR; 64]; STARTS.len() + PROMOTIONS.len()];
+    all[..STARTS.len()].copy_from_slice(&start_maps(color, walls));
+    // A pawn promotes on a square of the last rank where no unit stood throughout the game.
+    let promotion_squares: Vec<(Square, u8)> = (Bitboard::from_rank(color.other().backrank())
+        & !walls)
+        .into_iter()
+        .map(|sq| (sq, 0))
+        .collect();
+    for (map, role) in all[STARTS.len()..].iter_mut().zip(PROMOTIONS) {
+        *map = shortest_paths(role, &promotion_squares, walls);
+    }
+    all
+}
+
+/// The maps of the starts of [`STARTS`] of `color` around the permanent squares `walls`.
+fn start_maps(color: Color, walls: Bitboard) -> [[u8; 64]; STARTS.len()] {
     let rank = color.backrank();
     STARTS.map(|(role, file)| {
         let home = Square::from_coords(file, rank);
@@ -150,19 +174,36 @@ fn starts_of(maps: &Maps, role: Role) -> &[[u8; 64]] {
     }
 }
 
+/// The fewest moves a promoted unit of `role` made to each square, as a pawn and then as a piece
+/// from its promotion square; `None` for a king, never promoted.
+fn promoted_map(maps: &Maps, role: Role) -> Option<&[u8; 64]> {
+    let index = match role {
+        Role::Knight => 0,
+        Role::Bishop => 1,
+        Role::Rook => 2,
+        Role::Queen => 3,
+        Role::Pawn | Role::King => return None,
+    };
+    debug_assert_eq!(PROMOTIONS[index], role);
+    Some(&maps[STARTS.len() + index])
+}
+
 /// The fewest moves the units of `role` on `squares` need, when each start square of the kind
 /// supplies at most one of them and the others are promoted.
 fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
     let starts = starts_of(maps, role);
-    let promoted = if role == Role::King {
-        // A king is never promoted: one its start cannot reach is unreachable.
-        u32::from(FAR)
-    } else {
-        PROMOTION_MOVES
+    let from_promotion = promoted_map(maps, role);
+    // A promoted unit's moves on `sq`: far beyond any game where none can stand (a king).
+    let promoted = |sq: Square| {
+        from_promotion.map_or(u32::from(FAR), |map| {
+            PROMOTION_MOVES + u32::from(map[sq.to_usize()])
+        })
     };
     // What sending the unit on `sq` from a start saves over promoting it.
-    let saving =
-        |start: &[u8; 64], sq: Square| promoted - u32::from(start[sq.to_usize()]).min(promoted);
+    let saving = |start: &[u8; 64], sq: Square| {
+        let promoted = promoted(sq);
+        promoted - u32::from(start[sq.to_usize()]).min(promoted)
+    };
     let mut best_saving = 0;
     for a in squares {
         for (i, first) in starts.iter().enumerate() {
@@ -175,7 +216,7 @@ fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
             }
         }
     }
-    promoted * squares.count() as u32 - best_saving
+    squares.into_iter().map(promoted).sum::<u32>() - best_saving
 }
 
 /// Slots of the cache of pawn moves, per side (a power of two).
@@ -537,9 +578,15 @@ mod tests {
         let open = needed("rn1qkbnr/ppp1pppp/3p4/8/6b1/4P3/PPPP1PPP/RNB1KBNR w - -");
         assert_eq!(open.black, 2);
         // With e7 and g7 at home the f8 bishop never left: a dark-squared bishop on g5 is a
-        // promoted pawn, five moves at least.
+        // promoted pawn. With White's army at home it cannot have left its promotion square:
+        // the dark squares of the first rank are walled (a1, c1, e1) or shut in by f2 and h2
+        // (g1). So no game reaches it.
         let walled = needed("rn1qk1nr/pppppppp/8/6b1/8/8/PPPPPPPP/RNBQKBNR w - -");
-        assert_eq!(walled.black, PROMOTION_MOVES);
+        assert!(walled.black >= u32::from(FAR), "{walled:?}");
+        // With h2 gone the bishop promoted on g1 walks g1-h2-f4-g5: five moves as a pawn, three
+        // as a bishop.
+        let promoted = needed("rn1qk1nr/pppppppp/8/6b1/8/8/PPPPPPP1/RNBQKBNR w - -");
+        assert_eq!(promoted.black, PROMOTION_MOVES + 3);
         // The near miss: with the g-pawn on g6 the bishop goes f8-h6-g5, two moves, and the
         // pawn's one.
         let near = needed("rn1qk1nr/pppppp1p/6p1/6b1/8/8/PPPPPPPP/RNBQKBNR w - -");
@@ -548,7 +595,11 @@ mod tests {
         // pawn at home: a white rook on b5 is promoted. With a2 gone it is one move to a5.
         let rook = needed("rnbqkbnr/pppppppp/8/R7/8/8/1PPPPPPP/1N2KBNR w - -");
         assert_eq!(rook.white, 1);
+        // Nor can a rook promoted on the eighth rank have left it, behind Black's pawns at home.
         let blocked = needed("rnbqkbnr/pppppppp/8/1R6/8/8/PPPPPPPP/1N2KBNR w - -");
-        assert_eq!(blocked.white, PROMOTION_MOVES);
+        assert!(blocked.white >= u32::from(FAR), "{blocked:?}");
+        // With h7 gone, a rook promoted on h8 reaches b5 by h5 in two moves.
+        let open = needed("rnbqkbnr/ppppppp1/8/1R6/8/8/PPPPPPPP/1N2KBNR w - -");
+        assert_eq!(open.white, PROMOTION_MOVES + 2);
     }
 }
