@@ -189,8 +189,14 @@ fn promoted_map(maps: &Maps, role: Role) -> Option<&[u8; 64]> {
 }
 
 /// The fewest moves the units of `role` on `squares` need, when each start square of the kind
-/// supplies at most one of them and the others are promoted.
-fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
+/// supplies at most one of them and the others are promoted, and the unit on `forbidden.1`, if
+/// any, did not come from the start numbered `forbidden.0` among those of its kind.
+fn role_moves(
+    maps: &Maps,
+    role: Role,
+    squares: Bitboard,
+    forbidden: Option<(usize, Square)>,
+) -> u32 {
     let starts = starts_of(maps, role);
     let from_promotion = promoted_map(maps, role);
     // A promoted unit's moves on `sq`: far beyond any game where none can stand (a king).
@@ -199,19 +205,22 @@ fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
             PROMOTION_MOVES + u32::from(map[sq.to_usize()])
         })
     };
-    // What sending the unit on `sq` from a start saves over promoting it.
-    let saving = |start: &[u8; 64], sq: Square| {
+    // What sending the unit on `sq` from the start numbered `i` saves over promoting it.
+    let saving = |i: usize, sq: Square| {
+        if forbidden == Some((i, sq)) {
+            return 0;
+        }
         let promoted = promoted(sq);
-        promoted - u32::from(start[sq.to_usize()]).min(promoted)
+        promoted - u32::from(starts[i][sq.to_usize()]).min(promoted)
     };
     let mut best_saving = 0;
     for a in squares {
-        for (i, first) in starts.iter().enumerate() {
-            let from_first = saving(first, a);
+        for i in 0..starts.len() {
+            let from_first = saving(i, a);
             best_saving = best_saving.max(from_first);
-            for second in &starts[i + 1..] {
+            for j in i + 1..starts.len() {
                 for b in squares.without(a) {
-                    best_saving = best_saving.max(from_first + saving(second, b));
+                    best_saving = best_saving.max(from_first + saving(j, b));
                 }
             }
         }
@@ -316,11 +325,73 @@ impl Bound {
     }
 
     /// A lower bound on the moves each side made to bring its units from the initial array to
-    /// `pos` (see the module's documentation).
+    /// `pos` (see the module's documentation). The search asks [`Bound::within`], which adds
+    /// the obstacles at home where they can matter.
+    #[cfg(test)]
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
-        let board = pos.board();
         let walls = retrace_legal::permanent_squares(pos);
+        ByColor::new_with(|color| self.needed(pos, walls, color, None))
+    }
+
+    /// Whether each side can have brought its units from the initial array to `pos` within
+    /// `budget` moves: [`Bound::moves_needed`], and where a side has less than two moves to
+    /// spare, its pieces standing on their start squares as obstacles.
+    ///
+    /// # Obstacles at home
+    ///
+    /// Let `O` be the original unit of a side that starts on `s`, and stand on `s` now, with
+    /// `s` not among the permanent squares. One of three holds:
+    /// 1. `O` never moved: then `s` was occupied by it throughout, no unit passed, entered or
+    ///    captured on `s`, and the bound computed with `s` as one more permanent square holds;
+    /// 2. `O` moved and stands on `s` again: it left and came back, two moves the bound does not
+    ///    count for it (it counts `O` at home for nothing), one for a rook, which may have left
+    ///    by castling, a king's move in the count;
+    /// 3. `O` moved and another unit of its kind stands on `s`: no unit on the board came from
+    ///    `s` to where it stands but `O`, which is elsewhere or was captured, so the bound with the
+    ///    unit on `s` not from `s` holds (its promotion or the other start of its kind).
+    ///
+    /// So the side needs at least the least of the three, whichever case the game took.
+    #[must_use]
+    pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
+        let walls = retrace_legal::permanent_squares(pos);
+        let board = pos.board();
+        Color::ALL.into_iter().all(|color| {
+            let budget = *budget.get(color);
+            let needed = self.needed(pos, walls, color, None);
+            if needed > budget {
+                return false;
+            }
+            if needed + 2 <= budget {
+                return true;
+            }
+            let rank = color.backrank();
+            STARTS.iter().enumerate().all(|(index, &(role, file))| {
+                let home = Square::from_coords(file, rank);
+                if walls.contains(home) || board.piece_at(home) != Some(role.of(color)) {
+                    return true;
+                }
+                let back = if role == Role::Rook { 1 } else { 2 };
+                if needed + back <= budget {
+                    return true;
+                }
+                let of_kind = index - STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
+                self.needed(pos, walls.with(home), color, None) <= budget
+                    || self.needed(pos, walls, color, Some((of_kind, home))) <= budget
+            })
+        })
+    }
+
+    /// The bound of `color` around the permanent squares `walls`, the unit on `forbidden.1`
+    /// (if any) not coming from its start numbered `forbidden.0` among those of its kind.
+    fn needed(
+        &mut self,
+        pos: &RetroPosition,
+        walls: Bitboard,
+        color: Color,
+        forbidden: Option<(usize, Square)>,
+    ) -> u32 {
+        let board = pos.board();
         let slot = slot_of(u64::from(walls), SLOTS);
         let hit = matches!(&slots(&mut self.maps, SLOTS)[slot], Some((key, _)) if *key == walls);
         if !hit {
@@ -329,32 +400,27 @@ impl Bound {
         let Some((_, maps)) = self.maps[slot].take() else {
             unreachable!("the slot was just filled")
         };
-        let needed = ByColor::new_with(|color| {
-            let ours = board.by_color(color);
-            let pieces: u32 = PIECES
-                .into_iter()
-                .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
-                .fold(0u32, u32::saturating_add);
-            let pawns = self.pawn_moves(color, ours & board.pawns());
-            let captured = if self.capture_squares {
-                let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
-                let enemy_pawns = board.by_color(color.other()) & board.pawns();
-                self.captured_units_moves(
-                    color.other(),
-                    enemy_pawns,
-                    walls,
-                    maps.get(color),
-                    missing,
-                )
-            } else {
-                0
-            };
-            let moves = pieces.saturating_add(pawns).saturating_add(captured);
-            let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
-            moves.max(missing)
-        });
+        let ours = board.by_color(color);
+        let pieces: u32 = PIECES
+            .into_iter()
+            .map(|role| {
+                let squares = ours & board.by_role(role);
+                let forbidden = forbidden.filter(|&(_, sq)| squares.contains(sq));
+                role_moves(maps.get(color), role, squares, forbidden)
+            })
+            .fold(0u32, u32::saturating_add);
+        let pawns = self.pawn_moves(color, ours & board.pawns());
+        let captured = if self.capture_squares {
+            let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
+            let enemy_pawns = board.by_color(color.other()) & board.pawns();
+            self.captured_units_moves(color.other(), enemy_pawns, walls, maps.get(color), missing)
+        } else {
+            0
+        };
         self.maps[slot] = Some((walls, maps));
-        needed
+        let moves = pieces.saturating_add(pawns).saturating_add(captured);
+        let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
+        moves.max(missing)
     }
 
     /// The fewest moves `color`'s pawns on `pawns` made ([`retrace_legal::pawn_moves_needed`]),
@@ -447,7 +513,7 @@ mod tests {
     #[test]
     fn moves_needed_never_exceeds_the_moves_played() {
         let (mut castled, mut promoted, mut walled) = (0, 0, 0);
-        let (mut checked, mut tightened) = (0, 0);
+        let (mut checked, mut tightened, mut obstacles) = (0, 0, 0);
         let (mut with, mut without) = (Bound::new(true), Bound::new(false));
         for seed in 0..4_000 {
             let game = random_game(seed, 80);
@@ -467,6 +533,14 @@ mod tests {
                     "seed {seed}, ply {ply}: {} needs {bound:?} moves, {white} and {black} played",
                     retro.fen()
                 );
+                let played = ByColor { white, black };
+                assert!(
+                    with.within(&retro, played),
+                    "seed {seed}, ply {ply}: {} out of reach with the obstacles at home",
+                    retro.fen()
+                );
+                // The obstacles at home raise the bound where the bound alone is met exactly.
+                obstacles += usize::from(!with.within(&retro, bound));
                 let walls = retrace_legal::permanent_squares(&retro);
                 walled += usize::from((walls & !pos.board().pawns()).any());
                 tightened += usize::from(bound != without.moves_needed(&retro));
@@ -480,6 +554,10 @@ mod tests {
         assert!(
             tightened > 1_000,
             "the capture squares raised the bound only {tightened} times"
+        );
+        assert!(
+            obstacles > 1_000,
+            "the obstacles at home raised the bound only {obstacles} times"
         );
         assert!(checked > 100_000);
     }
@@ -502,10 +580,20 @@ mod tests {
             let game = replay_score(answer);
             for (ply, pos) in game.positions.iter().enumerate().skip(1) {
                 let ply = ply as u32;
-                let bound = owned.moves_needed(&retro_position(pos));
+                let retro = retro_position(pos);
+                let bound = owned.moves_needed(&retro);
+                let played = ByColor {
+                    white: ply.div_ceil(2),
+                    black: ply / 2,
+                };
                 assert!(
-                    bound.white <= ply.div_ceil(2) && bound.black <= ply / 2,
+                    bound.white <= played.white && bound.black <= played.black,
                     "{} after {ply} plies: {bound:?}",
+                    problem["id"]
+                );
+                assert!(
+                    owned.within(&retro, played),
+                    "{} after {ply} plies: out of reach with the obstacles at home",
                     problem["id"]
                 );
                 positions += 1;
@@ -569,6 +657,24 @@ mod tests {
         ] {
             assert_eq!(king[sq.to_usize()], moves, "{sq}");
         }
+    }
+
+    #[test]
+    fn a_piece_at_home_in_the_way_left_and_came_back() {
+        // The a1 rook reached b3 by b1 (a2 never moved), the knight standing on b1 now: it left
+        // and came back (two moves), or it never moved and the rook is a promoted one, or the
+        // knight on b1 is the g1 one: at least five moves, where the paths alone count three.
+        let pos = RetroPosition::from_fen("rnbqkbnr/pppppppp/8/8/1P6/1R6/P1PPPPPP/1NBQKBNR w - -")
+            .expect("FEN");
+        let mut bound = Bound::new(true);
+        assert_eq!(bound.moves_needed(&pos).white, 3);
+        assert!(!bound.within(&pos, ByColor { white: 4, black: 0 }));
+        assert!(bound.within(&pos, ByColor { white: 5, black: 0 }));
+        // The near miss: with the knight away from b1 the paths are the whole count.
+        let away = RetroPosition::from_fen("rnbqkbnr/pppppppp/8/8/1P6/1RN5/P1PPPPPP/2BQKBNR w - -")
+            .expect("FEN");
+        assert_eq!(bound.moves_needed(&away).white, 4);
+        assert!(bound.within(&away, ByColor { white: 4, black: 0 }));
     }
 
     #[test]

@@ -851,8 +851,9 @@ impl PlyBuffers {
 /// for what its units need at least. The retracting side takes back the odd plies from here, the
 /// other side the even ones.
 fn start_in_reach(bound: &mut Bound, pos: &RetroPosition, plies: u32) -> bool {
-    let needed = bound.moves_needed(pos);
-    *needed.get(pos.retracting()) <= plies.div_ceil(2) && *needed.get(pos.to_move()) <= plies / 2
+    let mut budget = ByColor::new_with(|_| plies / 2);
+    *budget.get_mut(pos.retracting()) = plies.div_ceil(2);
+    bound.within(pos, budget)
 }
 
 /// Applies the uncapture policy (the sides whose uncaptures are forbidden) to a position.
