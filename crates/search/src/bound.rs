@@ -111,10 +111,36 @@ fn maps(color: Color, walls: Bitboard) -> Maps {
     all
 }
 
+/// The squares `attacker` attacks throughout every game, for the permanent squares `walls`: a
+/// unit on a permanent square of its side's start squares is the original that never moved, and it
+/// attacks at least the squares next to it on its lines (a slider's further squares may be
+/// shielded at times). No king of the other side ever stood on one of them.
+fn attacked_throughout(attacker: Color, walls: Bitboard) -> Bitboard {
+    let back = attacker.backrank();
+    let mut attacked = Bitboard::EMPTY;
+    for sq in walls & Bitboard::from_rank(attacker.relative_rank(Rank::Second)) {
+        attacked |= attacks::pawn_attacks(attacker, sq);
+    }
+    for (role, file) in STARTS {
+        let home = Square::from_coords(file, back);
+        if walls.contains(home) {
+            attacked |= attacks::attacks(home, role.of(attacker), Bitboard::FULL);
+        }
+    }
+    attacked
+}
+
 /// The maps of the starts of [`STARTS`] of `color` around the permanent squares `walls`.
 fn start_maps(color: Color, walls: Bitboard) -> [[u8; 64]; STARTS.len()] {
     let rank = color.backrank();
+    // A king never stands where an enemy unit that never moved attacks.
+    let king_walls = walls | attacked_throughout(color.other(), walls);
     STARTS.map(|(role, file)| {
+        let walls = if role == Role::King {
+            king_walls
+        } else {
+            walls
+        };
         let home = Square::from_coords(file, rank);
         // A castled rook stands on d1 or f1 at no cost of its own; a castled king on c1 or g1
         // after one move (see the module's note on castling).
@@ -331,7 +357,7 @@ impl Bound {
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
         let walls = retrace_legal::permanent_squares(pos);
-        ByColor::new_with(|color| self.needed(pos, walls, color, None))
+        ByColor::new_with(|color| self.needed(pos, walls, color, None, 0))
     }
 
     /// Whether each side can have brought its units from the initial array to `pos` within
@@ -342,8 +368,9 @@ impl Bound {
     ///
     /// Let `O` be the original unit of a side that starts on `s`, and stand on `s` now, with
     /// `s` not among the permanent squares. One of three holds:
-    /// 1. `O` never moved: then `s` was occupied by it throughout, no unit passed, entered or
-    ///    captured on `s`, and the bound computed with `s` as one more permanent square holds;
+    /// 1. `O` never moved: then `s` was occupied by it throughout, no unit of either side
+    ///    passed, entered or captured on `s`, and the bound computed with `s` as one more
+    ///    permanent square holds for both sides;
     /// 2. `O` moved and stands on `s` again: it left and came back, two moves the bound does not
     ///    count for it (it counts `O` at home for nothing), one for a rook, which may have left
     ///    by castling, a king's move in the count;
@@ -356,13 +383,16 @@ impl Bound {
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
         let walls = retrace_legal::permanent_squares(pos);
         let board = pos.board();
+        let needed = ByColor::new_with(|color| self.needed(pos, walls, color, None, 0));
+        if Color::ALL
+            .into_iter()
+            .any(|color| needed.get(color) > budget.get(color))
+        {
+            return false;
+        }
         Color::ALL.into_iter().all(|color| {
-            let budget = *budget.get(color);
-            let needed = self.needed(pos, walls, color, None);
-            if needed > budget {
-                return false;
-            }
-            if needed + 2 <= budget {
+            let budget_left = *budget.get(color);
+            if *needed.get(color) + 2 <= budget_left {
                 return true;
             }
             let rank = color.backrank();
@@ -371,25 +401,33 @@ impl Bound {
                 if walls.contains(home) || board.piece_at(home) != Some(role.of(color)) {
                     return true;
                 }
+                // (The captures the side made may be moves of that trip: `needed` adds it to the
+                // moves of the paths, not to the captures.)
                 let back = if role == Role::Rook { 1 } else { 2 };
-                if needed + back <= budget {
+                if self.needed(pos, walls, color, None, back) <= budget_left {
                     return true;
                 }
+                // The unit never moved: a wall for both sides' paths and captures.
+                let walled = walls.with(home);
                 let of_kind = index - STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
-                self.needed(pos, walls.with(home), color, None) <= budget
-                    || self.needed(pos, walls, color, Some((of_kind, home))) <= budget
+                Color::ALL
+                    .into_iter()
+                    .all(|c| self.needed(pos, walled, c, None, 0) <= *budget.get(c))
+                    || self.needed(pos, walls, color, Some((of_kind, home)), 0) <= budget_left
             })
         })
     }
 
     /// The bound of `color` around the permanent squares `walls`, the unit on `forbidden.1`
-    /// (if any) not coming from its start numbered `forbidden.0` among those of its kind.
+    /// (if any) not coming from its start numbered `forbidden.0` among those of its kind, and
+    /// `extra` moves of its pieces besides their paths.
     fn needed(
         &mut self,
         pos: &RetroPosition,
         walls: Bitboard,
         color: Color,
         forbidden: Option<(usize, Square)>,
+        extra: u32,
     ) -> u32 {
         let board = pos.board();
         let slot = slot_of(u64::from(walls), SLOTS);
@@ -418,7 +456,10 @@ impl Bound {
             0
         };
         self.maps[slot] = Some((walls, maps));
-        let moves = pieces.saturating_add(pawns).saturating_add(captured);
+        let moves = pieces
+            .saturating_add(extra)
+            .saturating_add(pawns)
+            .saturating_add(captured);
         let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
         moves.max(missing)
     }
@@ -657,6 +698,29 @@ mod tests {
         ] {
             assert_eq!(king[sq.to_usize()], moves, "{sq}");
         }
+    }
+
+    #[test]
+    fn a_king_never_stands_where_units_that_never_moved_attack() {
+        // With Black's a- to d-pawns at home, a6 to e6 are attacked throughout: the white king
+        // crosses the sixth rank at f6 at the earliest, e1-e5-f6-e7-d8-c8-b8, nine moves where
+        // an open board takes seven.
+        let squares = |list: &[Square]| list.iter().copied().collect::<Bitboard>();
+        let walls = squares(&[Square::A7, Square::B7, Square::C7, Square::D7]);
+        let king = &maps(Color::White, walls)[7];
+        assert_eq!(king[Square::B8.to_usize()], 9);
+        assert_eq!(
+            maps(Color::White, Bitboard::EMPTY)[7][Square::B8.to_usize()],
+            7
+        );
+        // The near miss: with the d-pawn gone, e6 is open and d7 too: e1-e6-d7-c8-b8, eight.
+        let walls = squares(&[Square::A7, Square::B7, Square::C7]);
+        assert_eq!(maps(Color::White, walls)[7][Square::B8.to_usize()], 8);
+        // A black king that never moved keeps the white king off the squares around e8.
+        let walls = squares(&[Square::E8]);
+        let king = &maps(Color::White, walls)[7];
+        assert_eq!(king[Square::E7.to_usize()], FAR);
+        assert_eq!(king[Square::E6.to_usize()], 5);
     }
 
     #[test]
