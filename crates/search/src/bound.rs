@@ -22,7 +22,7 @@
 
 use retrace_legal::pawn;
 use retrace_unmove::RetroPosition;
-use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Rank, Role, Square};
+use shakmaty::{attacks, Bitboard, Board, ByColor, CastlingSide, Color, File, Rank, Role, Square};
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
 /// and four single steps or captures), the promotion being the fifth.
@@ -223,6 +223,18 @@ fn role_moves(
     squares: Bitboard,
     forbidden: Option<(usize, Square)>,
 ) -> u32 {
+    role_moves_with(maps, role, squares, forbidden, 2)
+}
+
+/// [`role_moves`] with at most `originals` of the units coming from start squares (the others
+/// promoted).
+fn role_moves_with(
+    maps: &Maps,
+    role: Role,
+    squares: Bitboard,
+    forbidden: Option<(usize, Square)>,
+    originals: usize,
+) -> u32 {
     let starts = starts_of(maps, role);
     let from_promotion = promoted_map(maps, role);
     // A promoted unit's moves on `sq`: far beyond any game where none can stand (a king).
@@ -240,11 +252,11 @@ fn role_moves(
         promoted - u32::from(starts[i][sq.to_usize()]).min(promoted)
     };
     let mut best_saving = 0;
-    for a in squares {
+    for a in squares.into_iter().filter(|_| originals > 0) {
         for i in 0..starts.len() {
             let from_first = saving(i, a);
             best_saving = best_saving.max(from_first);
-            for j in i + 1..starts.len() {
+            for j in (i + 1..starts.len()).filter(|_| originals > 1) {
                 for b in squares.without(a) {
                     best_saving = best_saving.max(from_first + saving(j, b));
                 }
@@ -252,6 +264,122 @@ fn role_moves(
         }
     }
     squares.into_iter().map(promoted).sum::<u32>() - best_saving
+}
+
+/// The roles a promoted unit can have, with the most originals of each (its start squares).
+const PROMOTED_ROLES: [(Role, usize); 4] = [
+    (Role::Knight, 2),
+    (Role::Bishop, 2),
+    (Role::Rook, 2),
+    (Role::Queen, 1),
+];
+
+/// The fewest moves `color`'s pieces other than the king on `board` need, for each number `q`
+/// of them at least that are promoted units (entry `q`): the least over the ways of spreading
+/// the promotions over the kinds.
+fn pieces_promoted(maps: &Maps, color: Color, board: &Board) -> [u32; 9] {
+    let ours = board.by_color(color);
+    // For each kind, the moves with at most `o` originals, for every `o` up to its starts.
+    let costs = PROMOTED_ROLES.map(|(role, starts)| {
+        let squares = ours & board.by_role(role);
+        let most = starts.min(squares.count());
+        let mut by_originals = [u32::from(FAR); 3];
+        for (o, cost) in by_originals.iter_mut().enumerate().take(most + 1) {
+            *cost = role_moves_with(maps, role, squares, None, o);
+        }
+        (squares.count(), most, by_originals)
+    });
+    // By kinds in turn: the least moves for each count of promotions so far (eight or more in
+    // the last entry).
+    let mut least = [u32::MAX; 9];
+    least[0] = 0;
+    for (units, most, by_originals) in costs {
+        let mut next = [u32::MAX; 9];
+        for (so_far, &moves) in least.iter().enumerate().filter(|(_, &m)| m != u32::MAX) {
+            for (originals, &cost) in by_originals.iter().enumerate().take(most + 1) {
+                let count = (so_far + units - originals).min(8);
+                next[count] = next[count].min(moves.saturating_add(cost));
+            }
+        }
+        least = next;
+    }
+    // At least `q` promotions: the least over the counts from `q` up.
+    for q in (0..8).rev() {
+        least[q] = least[q].min(least[q + 1]);
+    }
+    least
+}
+
+/// How many promotions `victim` made at least, from where the other side's pawns captured, when
+/// `victim` captured nothing (every unit of the other side is on the board).
+///
+/// Then `victim`'s pawns never left their files: those on the board stand on their start files,
+/// and a missing one stayed on its own, one with no pawn of `victim` now, until it was captured
+/// or promoted. A pawn of the other side that started on file `g` and stands on file `e` made a
+/// capture landing on each file from `g` (excluded) to `e`, whatever else it took, and what it
+/// took stood there: on a file where no pawn of `victim` is missing, a piece (an original or a
+/// promoted one). If in every assignment of the other side's pawns to start files at least `k`
+/// of those landings are on such files, at least `k` of `victim`'s pieces were captured; with
+/// the `p` pieces other than the king on the board, `victim` had `p + k` pieces at least, of
+/// which seven originals: `k + p - 7` promotions at least.
+fn forced_promotions(victim: Color, board: &Board, landings: &mut Vec<Option<LandingSlot>>) -> u32 {
+    let enemy = board.by_color(victim.other());
+    if enemy.count() < 16 {
+        return 0;
+    }
+    let ours = board.by_color(victim);
+    let pieces = (ours & !board.pawns() & !board.kings()).count() as u32;
+    let takers = enemy & board.pawns();
+    // Each landing is a capture by one of the pawns: too few to reach the count, nothing to ask.
+    if pieces + takers.count() as u32 <= 7 {
+        return 0;
+    }
+    let pawns = ours & board.pawns();
+    let key = (victim, pawns, takers);
+    let slot = slot_of(
+        u64::from(pawns) ^ u64::from(takers).rotate_left(29),
+        LANDING_SLOTS,
+    );
+    let cache = slots(landings, LANDING_SLOTS);
+    let landed = match cache[slot] {
+        Some((k, landed)) if k == key => landed,
+        _ => {
+            let landed = piece_landings(victim, pawns, takers);
+            cache[slot] = Some((key, landed));
+            landed
+        }
+    };
+    (landed + pieces).saturating_sub(7)
+}
+
+/// Slots of the cache of [`piece_landings`] (a power of two).
+const LANDING_SLOTS: usize = 1 << 10;
+
+/// A cache slot of [`piece_landings`]: the victim, its pawns and the other side's, and the count.
+type LandingSlot = ((Color, Bitboard, Bitboard), u32);
+
+/// The fewest captures of the other side's pawns on `takers` that landed on files where no pawn
+/// of `victim` is missing (its pawns on `pawns` standing on their start files), over every
+/// assignment of those pawns to start files (see [`forced_promotions`]).
+fn piece_landings(victim: Color, pawns: Bitboard, takers: Bitboard) -> u32 {
+    let files_with_pawns = pawns
+        .into_iter()
+        .fold(0u8, |m, sq| m | 1 << sq.file() as u8);
+    let missing_files = !files_with_pawns;
+    retrace_legal::min_pawn_assignment(takers, |sq, start| {
+        let file = sq.file() as i32;
+        let d = (file - start).abs();
+        if d > pawn::advance(victim.other(), sq) {
+            return None;
+        }
+        let step = (file - start).signum();
+        Some(
+            (1..=d)
+                .filter(|i| missing_files & 1 << (start + i * step) == 0)
+                .count() as u8,
+        )
+    })
+    .unwrap_or(0)
 }
 
 /// Slots of the cache of pawn moves, per side (a power of two).
@@ -318,6 +446,22 @@ fn pawn_capture_cost(capturer: Color, sq: Square, start: i32, costs: &[u8; 64]) 
     Some(total.min(30) as u8)
 }
 
+/// What a side needs, at least: the moves of its units, and its captures (each a move, which
+/// may be one of those).
+#[derive(Clone, Copy, Debug)]
+struct Needed {
+    moves: u32,
+    captures: u32,
+}
+
+impl Needed {
+    /// The moves the side made at least, with `extra` moves of its pieces besides their paths
+    /// (which may be its captures).
+    fn total(self, extra: u32) -> u32 {
+        self.moves.saturating_add(extra).max(self.captures)
+    }
+}
+
 /// Slots of the cache of capture-square terms (a power of two).
 const CAPTURE_SLOTS: usize = 1 << 10;
 
@@ -337,6 +481,8 @@ pub(crate) struct Bound {
     /// The moves of the pawns of each side, White's slots first.
     pawns: Vec<Option<(Bitboard, u32)>>,
     captures: Vec<Option<CaptureSlot>>,
+    /// The captures landed where only pieces stood ([`forced_promotions`]), per side.
+    landings: Vec<Option<LandingSlot>>,
 }
 
 impl Bound {
@@ -347,6 +493,7 @@ impl Bound {
             maps: Vec::new(),
             pawns: Vec::new(),
             captures: Vec::new(),
+            landings: Vec::new(),
         }
     }
 
@@ -357,7 +504,7 @@ impl Bound {
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
         let walls = retrace_legal::permanent_squares(pos);
-        ByColor::new_with(|color| self.needed(pos, walls, color, None, 0))
+        ByColor::new_with(|color| self.needed(pos, walls, color, None, true).total(0))
     }
 
     /// Whether each side can have brought its units from the initial array to `pos` within
@@ -383,16 +530,16 @@ impl Bound {
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
         let walls = retrace_legal::permanent_squares(pos);
         let board = pos.board();
-        let needed = ByColor::new_with(|color| self.needed(pos, walls, color, None, 0));
+        let needed = ByColor::new_with(|color| self.needed(pos, walls, color, None, true));
         if Color::ALL
             .into_iter()
-            .any(|color| needed.get(color) > budget.get(color))
+            .any(|color| needed.get(color).total(0) > *budget.get(color))
         {
             return false;
         }
         Color::ALL.into_iter().all(|color| {
-            let budget_left = *budget.get(color);
-            if *needed.get(color) + 2 <= budget_left {
+            let (needed, budget_left) = (*needed.get(color), *budget.get(color));
+            if needed.total(2) <= budget_left {
                 return true;
             }
             let rank = color.backrank();
@@ -401,34 +548,38 @@ impl Bound {
                 if walls.contains(home) || board.piece_at(home) != Some(role.of(color)) {
                     return true;
                 }
-                // (The captures the side made may be moves of that trip: `needed` adds it to the
-                // moves of the paths, not to the captures.)
+                // (The captures the side made may be moves of that trip: it is added to the moves
+                // of the paths, not to the captures.)
                 let back = if role == Role::Rook { 1 } else { 2 };
-                if self.needed(pos, walls, color, None, back) <= budget_left {
+                if needed.total(back) <= budget_left {
                     return true;
                 }
                 // The unit never moved: a wall for both sides' paths and captures.
                 let walled = walls.with(home);
                 let of_kind = index - STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
+                // (Without the forced promotions there: weaker, and cheaper.)
                 Color::ALL
                     .into_iter()
-                    .all(|c| self.needed(pos, walled, c, None, 0) <= *budget.get(c))
-                    || self.needed(pos, walls, color, Some((of_kind, home)), 0) <= budget_left
+                    .all(|c| self.needed(pos, walled, c, None, false).total(0) <= *budget.get(c))
+                    || self
+                        .needed(pos, walls, color, Some((of_kind, home)), false)
+                        .total(0)
+                        <= budget_left
             })
         })
     }
 
     /// The bound of `color` around the permanent squares `walls`, the unit on `forbidden.1`
-    /// (if any) not coming from its start numbered `forbidden.0` among those of its kind, and
-    /// `extra` moves of its pieces besides their paths.
+    /// (if any) not coming from its start numbered `forbidden.0` among those of its kind, with
+    /// the forced promotions ([`forced_promotions`]) if `promotions`.
     fn needed(
         &mut self,
         pos: &RetroPosition,
         walls: Bitboard,
         color: Color,
         forbidden: Option<(usize, Square)>,
-        extra: u32,
-    ) -> u32 {
+        promotions: bool,
+    ) -> Needed {
         let board = pos.board();
         let slot = slot_of(u64::from(walls), SLOTS);
         let hit = matches!(&slots(&mut self.maps, SLOTS)[slot], Some((key, _)) if *key == walls);
@@ -455,13 +606,33 @@ impl Bound {
         } else {
             0
         };
+        let mut units = pieces.saturating_add(captured);
+        let promotions = if promotions {
+            forced_promotions(color, board, &mut self.landings)
+        } else {
+            0
+        };
+        if promotions > 0 {
+            // Each promotion's unit is on the board (its path from a promotion square counted
+            // with the pieces) or was captured since, after five moves as a pawn at least: the
+            // captured units' moves are then at least those, as well as `captured`.
+            let king = role_moves(maps.get(color), Role::King, ours & board.kings(), None);
+            let table = pieces_promoted(maps.get(color), color, board);
+            let least = (0..=promotions.min(8))
+                .map(|gone| {
+                    table[(promotions - gone) as usize]
+                        .saturating_add(king)
+                        .saturating_add(captured.max(PROMOTION_MOVES * gone))
+                })
+                .min()
+                .unwrap_or(0);
+            units = units.max(least);
+        }
         self.maps[slot] = Some((walls, maps));
-        let moves = pieces
-            .saturating_add(extra)
-            .saturating_add(pawns)
-            .saturating_add(captured);
-        let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
-        moves.max(missing)
+        Needed {
+            moves: units.saturating_add(pawns),
+            captures: 16u32.saturating_sub(board.by_color(color.other()).count() as u32),
+        }
     }
 
     /// The fewest moves `color`'s pawns on `pawns` made ([`retrace_legal::pawn_moves_needed`]),
@@ -721,6 +892,30 @@ mod tests {
         let king = &maps(Color::White, walls)[7];
         assert_eq!(king[Square::E7.to_usize()], FAR);
         assert_eq!(king[Square::E6.to_usize()], 5);
+    }
+
+    #[test]
+    fn a_piece_taken_where_no_pawn_stood_was_promoted_or_replaced() {
+        // After 1.e4 e6 2.Bc4 Bd6 3.Bd5 Bf4 4.e5 exd5 5.e6 d6 6.e7 Kd7 7.e8=B+ Ke7 8.Bb5 Kf8
+        // 9.Bf1: White captured nothing, so its missing e-pawn never left the e-file, and
+        // Black's e7xd5 took a piece: White's seven pieces at home are one promoted unit among
+        // eight. Either one of them is promoted (five moves as a pawn and two as a bishop,
+        // e8-b5-f1, with two for the unit taken on d5) or the promoted one was taken (five).
+        let board = |fen: &str| RetroPosition::from_fen(fen).expect("FEN");
+        let game = board("rnbq1knr/ppp2ppp/3p4/3p4/5b2/8/PPPP1PPP/RNBQKBNR b - -");
+        assert_eq!(
+            forced_promotions(Color::White, game.board(), &mut Vec::new()),
+            1
+        );
+        assert_eq!(moves_needed(&game).white, PROMOTION_MOVES);
+        assert_eq!(moves_needed_with(&game, false).white, PROMOTION_MOVES);
+        // The near miss: Black's capture d7xe6 landed on the e-file, where the e-pawn can have
+        // died.
+        let near = board("rnbq1knr/ppp2ppp/4p3/4p3/5b2/8/PPPP1PPP/RNBQKBNR b - -");
+        assert_eq!(
+            forced_promotions(Color::White, near.board(), &mut Vec::new()),
+            0
+        );
     }
 
     #[test]
