@@ -243,6 +243,18 @@ fn role_moves_with(
             PROMOTION_MOVES + u32::from(map[sq.to_usize()])
         })
     };
+    // The common cases first (this runs for every kind of both sides at every node).
+    let Some(first) = squares.first() else {
+        return 0;
+    };
+    if !squares.more_than_one() {
+        let nearest = (0..starts.len())
+            .filter(|&i| originals > 0 && forbidden != Some((i, first)))
+            .map(|i| u32::from(starts[i][first.to_usize()]))
+            .min()
+            .unwrap_or(u32::MAX);
+        return nearest.min(promoted(first));
+    }
     // What sending the unit on `sq` from the start numbered `i` saves over promoting it.
     let saving = |i: usize, sq: Square| {
         if forbidden == Some((i, sq)) {
@@ -330,8 +342,11 @@ fn forced_promotions(victim: Color, board: &Board, landings: &mut Vec<Option<Lan
     let ours = board.by_color(victim);
     let pieces = (ours & !board.pawns() & !board.kings()).count() as u32;
     let takers = enemy & board.pawns();
-    // Each landing is a capture by one of the pawns: too few to reach the count, nothing to ask.
-    if pieces + takers.count() as u32 <= 7 {
+    // Each landing is a capture by one of the pawns: too few to reach the count, nothing to ask;
+    // and pawns on distinct files may each have stayed on its own, with no landing at all.
+    // A landing took a unit of `victim`: no more of them than it misses.
+    let lost = 16 - ours.count() as u32;
+    if pieces + lost.min(takers.count() as u32) <= 7 || pawn::on_distinct_files(takers) {
         return 0;
     }
     let pawns = ours & board.pawns();
@@ -349,7 +364,7 @@ fn forced_promotions(victim: Color, board: &Board, landings: &mut Vec<Option<Lan
             landed
         }
     };
-    (landed + pieces).saturating_sub(7)
+    (landed.min(lost) + pieces).saturating_sub(7)
 }
 
 /// Slots of the cache of [`piece_landings`] (a power of two).
@@ -446,11 +461,15 @@ fn pawn_capture_cost(capturer: Color, sq: Square, start: i32, costs: &[u8; 64]) 
     Some(total.min(30) as u8)
 }
 
-/// What a side needs, at least: the moves of its units, and its captures (each a move, which
-/// may be one of those).
+/// What a side needs, at least, in parts: its pieces' paths, the moves of its units that the
+/// other side's pawns captured, the least of both when it must have promoted ([`forced_promotions`];
+/// 0 if not), its pawns' moves, and its captures (each a move, which may be one of those).
 #[derive(Clone, Copy, Debug)]
 struct Needed {
-    moves: u32,
+    pieces: u32,
+    captured: u32,
+    promoted: u32,
+    pawns: u32,
     captures: u32,
 }
 
@@ -458,8 +477,38 @@ impl Needed {
     /// The moves the side made at least, with `extra` moves of its pieces besides their paths
     /// (which may be its captures).
     fn total(self, extra: u32) -> u32 {
-        self.moves.saturating_add(extra).max(self.captures)
+        let units = self.pieces.saturating_add(self.captured).max(self.promoted);
+        units
+            .saturating_add(extra)
+            .saturating_add(self.pawns)
+            .max(self.captures)
     }
+
+    /// The same with the pieces' paths `pieces` (at least those counted: a wall or a pairing
+    /// forbidden only lengthens them, so the promoted alternative still holds).
+    fn with_pieces(self, pieces: u32) -> Needed {
+        Needed { pieces, ..self }
+    }
+}
+
+/// The fewest moves `color`'s pieces on `board` need along `maps` ([`role_moves`] for each
+/// kind), the unit on `forbidden.1` (if any) not from the start numbered `forbidden.0` of its
+/// kind.
+fn pieces_moves(
+    maps: &Maps,
+    color: Color,
+    board: &Board,
+    forbidden: Option<(usize, Square)>,
+) -> u32 {
+    let ours = board.by_color(color);
+    PIECES
+        .into_iter()
+        .map(|role| {
+            let squares = ours & board.by_role(role);
+            let forbidden = forbidden.filter(|&(_, sq)| squares.contains(sq));
+            role_moves(maps, role, squares, forbidden)
+        })
+        .fold(0u32, u32::saturating_add)
 }
 
 /// Slots of the cache of capture-square terms (a power of two).
@@ -504,7 +553,7 @@ impl Bound {
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
         let walls = retrace_legal::permanent_squares(pos);
-        ByColor::new_with(|color| self.needed(pos, walls, color, None, true).total(0))
+        ByColor::new_with(|color| self.needed(pos, walls, color).total(0))
     }
 
     /// Whether each side can have brought its units from the initial array to `pos` within
@@ -530,7 +579,7 @@ impl Bound {
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
         let walls = retrace_legal::permanent_squares(pos);
         let board = pos.board();
-        let needed = ByColor::new_with(|color| self.needed(pos, walls, color, None, true));
+        let needed = ByColor::new_with(|color| self.needed(pos, walls, color));
         if Color::ALL
             .into_iter()
             .any(|color| needed.get(color).total(0) > *budget.get(color))
@@ -538,8 +587,8 @@ impl Bound {
             return false;
         }
         Color::ALL.into_iter().all(|color| {
-            let (needed, budget_left) = (*needed.get(color), *budget.get(color));
-            if needed.total(2) <= budget_left {
+            let (ours, budget_left) = (*needed.get(color), *budget.get(color));
+            if ours.total(2) <= budget_left {
                 return true;
             }
             let rank = color.backrank();
@@ -551,53 +600,53 @@ impl Bound {
                 // (The captures the side made may be moves of that trip: it is added to the moves
                 // of the paths, not to the captures.)
                 let back = if role == Role::Rook { 1 } else { 2 };
-                if needed.total(back) <= budget_left {
+                if ours.total(back) <= budget_left {
                     return true;
                 }
-                // The unit never moved: a wall for both sides' paths and captures.
-                let walled = walls.with(home);
+                // Another unit of its kind stands there: only the pieces' paths change.
                 let of_kind = index - STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
-                // (Without the forced promotions there: weaker, and cheaper.)
-                Color::ALL
-                    .into_iter()
-                    .all(|c| self.needed(pos, walled, c, None, false).total(0) <= *budget.get(c))
-                    || self
-                        .needed(pos, walls, color, Some((of_kind, home)), false)
-                        .total(0)
-                        <= budget_left
+                let maps = self.maps_for(walls);
+                let swapped = pieces_moves(maps.get(color), color, board, Some((of_kind, home)));
+                self.put_back(walls, maps);
+                if ours.with_pieces(swapped).total(0) <= budget_left {
+                    return true;
+                }
+                // The unit never moved: a wall for both sides' paths. (The rest of the bound,
+                // the pawns and the captured units, stays as it was without the wall: it can
+                // only grow with one.)
+                let walled = walls.with(home);
+                let maps = self.maps_for(walled);
+                let fits = Color::ALL.into_iter().all(|c| {
+                    let pieces = pieces_moves(maps.get(c), c, board, None);
+                    needed.get(c).with_pieces(pieces).total(0) <= *budget.get(c)
+                });
+                self.put_back(walled, maps);
+                fits
             })
         })
     }
 
-    /// The bound of `color` around the permanent squares `walls`, the unit on `forbidden.1`
-    /// (if any) not coming from its start numbered `forbidden.0` among those of its kind, with
-    /// the forced promotions ([`forced_promotions`]) if `promotions`.
-    fn needed(
-        &mut self,
-        pos: &RetroPosition,
-        walls: Bitboard,
-        color: Color,
-        forbidden: Option<(usize, Square)>,
-        promotions: bool,
-    ) -> Needed {
-        let board = pos.board();
+    /// The maps around the permanent squares `walls`, from the cache or made (give them back with
+    /// [`Bound::put_back`]).
+    fn maps_for(&mut self, walls: Bitboard) -> Box<ByColor<Maps>> {
         let slot = slot_of(u64::from(walls), SLOTS);
-        let hit = matches!(&slots(&mut self.maps, SLOTS)[slot], Some((key, _)) if *key == walls);
-        if !hit {
-            self.maps[slot] = Some((walls, Box::new(ByColor::new_with(|c| maps(c, walls)))));
+        match slots(&mut self.maps, SLOTS)[slot].take() {
+            Some((key, maps)) if key == walls => maps,
+            _ => Box::new(ByColor::new_with(|c| maps(c, walls))),
         }
-        let Some((_, maps)) = self.maps[slot].take() else {
-            unreachable!("the slot was just filled")
-        };
+    }
+
+    /// Keeps `maps`, the maps around `walls`, in the cache.
+    fn put_back(&mut self, walls: Bitboard, maps: Box<ByColor<Maps>>) {
+        self.maps[slot_of(u64::from(walls), SLOTS)] = Some((walls, maps));
+    }
+
+    /// The bound of `color` around the permanent squares `walls`, in its parts.
+    fn needed(&mut self, pos: &RetroPosition, walls: Bitboard, color: Color) -> Needed {
+        let board = pos.board();
+        let maps = self.maps_for(walls);
         let ours = board.by_color(color);
-        let pieces: u32 = PIECES
-            .into_iter()
-            .map(|role| {
-                let squares = ours & board.by_role(role);
-                let forbidden = forbidden.filter(|&(_, sq)| squares.contains(sq));
-                role_moves(maps.get(color), role, squares, forbidden)
-            })
-            .fold(0u32, u32::saturating_add);
+        let pieces = pieces_moves(maps.get(color), color, board, None);
         let pawns = self.pawn_moves(color, ours & board.pawns());
         let captured = if self.capture_squares {
             let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
@@ -606,19 +655,15 @@ impl Bound {
         } else {
             0
         };
-        let mut units = pieces.saturating_add(captured);
-        let promotions = if promotions {
-            forced_promotions(color, board, &mut self.landings)
-        } else {
-            0
-        };
+        let promotions = forced_promotions(color, board, &mut self.landings);
+        let mut promoted = 0;
         if promotions > 0 {
             // Each promotion's unit is on the board (its path from a promotion square counted
             // with the pieces) or was captured since, after five moves as a pawn at least: the
             // captured units' moves are then at least those, as well as `captured`.
             let king = role_moves(maps.get(color), Role::King, ours & board.kings(), None);
             let table = pieces_promoted(maps.get(color), color, board);
-            let least = (0..=promotions.min(8))
+            promoted = (0..=promotions.min(8))
                 .map(|gone| {
                     table[(promotions - gone) as usize]
                         .saturating_add(king)
@@ -626,11 +671,13 @@ impl Bound {
                 })
                 .min()
                 .unwrap_or(0);
-            units = units.max(least);
         }
-        self.maps[slot] = Some((walls, maps));
+        self.put_back(walls, maps);
         Needed {
-            moves: units.saturating_add(pawns),
+            pieces,
+            captured,
+            promoted,
+            pawns,
             captures: 16u32.saturating_sub(board.by_color(color.other()).count() as u32),
         }
     }
