@@ -22,7 +22,9 @@
 
 use retrace_legal::pawn;
 use retrace_unmove::RetroPosition;
-use shakmaty::{attacks, Bitboard, Board, ByColor, CastlingSide, Color, File, Rank, Role, Square};
+use shakmaty::{
+    attacks, Bitboard, Board, ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square,
+};
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
 /// and four single steps or captures), the promotion being the fifth.
@@ -171,8 +173,10 @@ fn start_maps(color: Color, walls: Bitboard) -> [[u8; 64]; STARTS.len()] {
 /// A cache slot: the permanent squares and the maps of both sides around them.
 type Slot = Option<(Bitboard, Box<ByColor<Maps>>)>;
 
-/// Slots of the cache of maps (a power of two).
-const SLOTS: usize = 1 << 9;
+/// Slots of the cache of maps (a power of two), for the permanent squares of the positions;
+/// as many again for those with one piece at home more ([`Bound::within`]), so that these never
+/// push the positions' own out.
+const SLOTS: usize = 1 << 10;
 
 /// The slot of a 64-bit key in a cache of `slots` slots (a power of two).
 fn slot_of(key: u64, slots: usize) -> usize {
@@ -491,6 +495,76 @@ impl Needed {
     }
 }
 
+/// The fewest moves a unit of `role` needs from `from` to `to` on an empty board, a lower bound
+/// on its moves between them around any walls.
+fn fewest_moves(role: Role, from: Square, to: Square) -> u32 {
+    if from == to {
+        return 0;
+    }
+    let (files, ranks) = (
+        from.file().distance(to.file()),
+        from.rank().distance(to.rank()),
+    );
+    match role {
+        Role::King => files.max(ranks),
+        Role::Rook => 1 + u32::from(files != 0 && ranks != 0),
+        Role::Queen => 1 + u32::from(files != 0 && ranks != 0 && files != ranks),
+        Role::Bishop if files % 2 != ranks % 2 => u32::MAX,
+        Role::Bishop => 1 + u32::from(files != ranks),
+        // A knight covers at most two files and two ranks, three in all, a move.
+        Role::Knight => files
+            .max(ranks)
+            .div_ceil(2)
+            .max((files + ranks).div_ceil(3)),
+        Role::Pawn => 0,
+    }
+}
+
+/// Whether walling `home` (its unit `unit` never moved) can lengthen a path the bound counts:
+/// some shortest path of a map of a piece on the board from where it may have started to where
+/// it stands leads through `home`, or for the other side's king, through a square that `unit`
+/// attacks. If not, the bound with the wall is the bound without it.
+fn crosses_a_path(maps: &ByColor<Maps>, board: &Board, home: Square, unit: Piece) -> bool {
+    let attacked = attacks::attacks(home, unit, Bitboard::FULL);
+    board.occupied().without(home).into_iter().any(|to| {
+        let Some(piece) = board.piece_at(to) else {
+            return false;
+        };
+        let maps = maps.get(piece.color);
+        let kind: &[[u8; 64]] = match piece.role {
+            Role::Pawn => return false,
+            Role::King => starts_of(maps, Role::King),
+            role => {
+                let i = STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
+                let n = STARTS.iter().filter(|&&(r, _)| r == role).count();
+                let promoted = promoted_map(maps, role).map(std::slice::from_ref);
+                return maps[i..i + n]
+                    .iter()
+                    .chain(promoted.into_iter().flatten())
+                    .any(|map| leads_through(map, piece.role, home, to));
+            }
+        };
+        let squares = if piece.color == unit.color {
+            Bitboard::from_square(home)
+        } else {
+            attacked.with(home)
+        };
+        kind.iter().any(|map| {
+            squares
+                .into_iter()
+                .any(|sq| leads_through(map, piece.role, sq, to))
+        })
+    })
+}
+
+/// Whether a shortest path of `map` (of a unit of `role`) to `to` can lead through `sq`.
+fn leads_through(map: &[u8; 64], role: Role, sq: Square, to: Square) -> bool {
+    let (at, there) = (map[sq.to_usize()], map[to.to_usize()]);
+    there != FAR
+        && at != FAR
+        && u32::from(at).saturating_add(fewest_moves(role, sq, to)) <= u32::from(there)
+}
+
 /// The fewest moves `color`'s pieces on `board` need along `maps` ([`role_moves`] for each
 /// kind), the unit on `forbidden.1` (if any) not from the start numbered `forbidden.0` of its
 /// kind.
@@ -605,46 +679,48 @@ impl Bound {
                 }
                 // Another unit of its kind stands there: only the pieces' paths change.
                 let of_kind = index - STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
-                let maps = self.maps_for(walls);
+                let maps = self.maps_for(walls, 0);
                 let swapped = pieces_moves(maps.get(color), color, board, Some((of_kind, home)));
-                self.put_back(walls, maps);
-                if ours.with_pieces(swapped).total(0) <= budget_left {
+                let on_a_path = crosses_a_path(&maps, board, home, role.of(color));
+                self.put_back(walls, 0, maps);
+                if ours.with_pieces(swapped).total(0) <= budget_left || !on_a_path {
                     return true;
                 }
                 // The unit never moved: a wall for both sides' paths. (The rest of the bound,
                 // the pawns and the captured units, stays as it was without the wall: it can
                 // only grow with one.)
                 let walled = walls.with(home);
-                let maps = self.maps_for(walled);
+                let maps = self.maps_for(walled, 1);
                 let fits = Color::ALL.into_iter().all(|c| {
                     let pieces = pieces_moves(maps.get(c), c, board, None);
                     needed.get(c).with_pieces(pieces).total(0) <= *budget.get(c)
                 });
-                self.put_back(walled, maps);
+                self.put_back(walled, 1, maps);
                 fits
             })
         })
     }
 
-    /// The maps around the permanent squares `walls`, from the cache or made (give them back with
+    /// The maps around the permanent squares `walls`, from the cache's `region` (0 for the
+    /// positions' own, 1 for those with a piece at home walled) or made (give them back with
     /// [`Bound::put_back`]).
-    fn maps_for(&mut self, walls: Bitboard) -> Box<ByColor<Maps>> {
-        let slot = slot_of(u64::from(walls), SLOTS);
-        match slots(&mut self.maps, SLOTS)[slot].take() {
+    fn maps_for(&mut self, walls: Bitboard, region: usize) -> Box<ByColor<Maps>> {
+        let slot = region * SLOTS + slot_of(u64::from(walls), SLOTS);
+        match slots(&mut self.maps, 2 * SLOTS)[slot].take() {
             Some((key, maps)) if key == walls => maps,
             _ => Box::new(ByColor::new_with(|c| maps(c, walls))),
         }
     }
 
-    /// Keeps `maps`, the maps around `walls`, in the cache.
-    fn put_back(&mut self, walls: Bitboard, maps: Box<ByColor<Maps>>) {
-        self.maps[slot_of(u64::from(walls), SLOTS)] = Some((walls, maps));
+    /// Keeps `maps`, the maps around `walls`, in the cache's `region`.
+    fn put_back(&mut self, walls: Bitboard, region: usize, maps: Box<ByColor<Maps>>) {
+        self.maps[region * SLOTS + slot_of(u64::from(walls), SLOTS)] = Some((walls, maps));
     }
 
     /// The bound of `color` around the permanent squares `walls`, in its parts.
     fn needed(&mut self, pos: &RetroPosition, walls: Bitboard, color: Color) -> Needed {
         let board = pos.board();
-        let maps = self.maps_for(walls);
+        let maps = self.maps_for(walls, 0);
         let ours = board.by_color(color);
         let pieces = pieces_moves(maps.get(color), color, board, None);
         let pawns = self.pawn_moves(color, ours & board.pawns());
@@ -672,7 +748,7 @@ impl Bound {
                 .min()
                 .unwrap_or(0);
         }
-        self.put_back(walls, maps);
+        self.put_back(walls, 0, maps);
         Needed {
             pieces,
             captured,
