@@ -50,7 +50,7 @@
 use shakmaty::{attacks, Bitboard, ByColor, Color, Piece, Role, Square};
 
 use super::locked::locked_unless_promoting;
-use crate::geometry::{flood, homes, promotion_squares, Timed};
+use crate::geometry::{flood, homes, promotion_squares, steps as steps_of, Timed};
 use crate::known::Known;
 use crate::reasons::Reasons;
 use crate::text::{color_name, join_and};
@@ -123,18 +123,28 @@ fn captures_by(set: &[Timed], by: Color) -> u32 {
 fn gate(known: &Known<'_>, side: Color) -> bool {
     let board = known.pos.board();
     let fixed = known.statics.fixed;
-    let pieces = board.by_color(side) & !board.pawns();
     let timed = known.statics.timed;
-    let walls = fixed | timed.iter().map(|t| t.to).collect::<Bitboard>();
-    if !(pieces & !fixed & !shut_in(known, walls)).is_empty() {
-        return false;
-    }
     let died = known.statics.died_at_home.get(side).count() as u32;
     let captures = timed
         .iter()
         .filter(|t| t.color != side && t.from.file() != t.to.file())
         .count() as u32;
-    known.missing(side) <= died + captures
+    if known.missing(side) > died + captures {
+        return false;
+    }
+    let pieces = board.by_color(side) & !board.pawns() & !fixed;
+    // A locked unit has every square it steps to occupied now: most positions end here.
+    let occupied = board.occupied();
+    let boxed = pieces.into_iter().all(|sq| {
+        board
+            .role_at(sq)
+            .is_some_and(|role| steps_of(role, sq).is_subset(occupied))
+    });
+    if !boxed {
+        return false;
+    }
+    let walls = fixed | timed.iter().map(|t| t.to).collect::<Bitboard>();
+    (pieces & !shut_in(known, walls)).is_empty()
 }
 
 /// Tries every set `D` of steps; the first that proves the position illegal.
