@@ -8,9 +8,9 @@
 //! from one square), of either colour, and let `T` be the moment the last of their steps was played
 //! (`T` is the start of the game when `D` is empty). From `T` on, every square a pawn of `D` moved
 //! to is occupied (the pawn never moved again: it is on its third rank), and so is every static
-//! square; the units of the board locked by those squares (see [`super::locked`]) stood still from `T` on (a side with
-//! all eight pawns on the board never promoted, so a unit of the other side on its first rank
-//! needs only its own steps blocked).
+//! square; the units of the board locked by those squares (see [`super::locked`]) stood still
+//! from `T` on (a side with all eight pawns on the board never promoted, so a unit on the rank it
+//! would promote on needs only its own steps blocked).
 //!
 //! *What `S` can have played after `T`.* Suppose every piece of `S` on the board is static or
 //! locked (so none moved after `T`: no castling either), and every unit `S` is missing died by `T`:
@@ -20,12 +20,12 @@
 //! after `T`, and a pawn advances a rank with every move: at most `k` moves, the ranks its pawns
 //! advanced, leaving out the pawns of `D` (their one step came by `T`).
 //!
-//! *What `O` needed after `T`.* Say the step of the pawn of `D` from `f` to `t` came last. Until `T`
-//! the square `f` was occupied, and so were the static squares: a unit of `O` on the board was at
-//! `T` in the region flooded through other squares from where it can have started (the home
-//! squares of its kind; for a king also the squares castling takes it to and for a rook the squares
-//! castling takes it to; the promotion squares of `O` if `O` can have promoted), or was promoted
-//! after `T` on such a promotion square. After `T` it moved through squares that are neither
+//! *What `O` needed after `T`.* Say the step of the pawn of `D` from `f` to `t` came last. Until
+//! `T` the square `f` was occupied, and so were the static squares: a unit of `O` on the board
+//! was at `T` in the region flooded through other squares from where it can have started (the
+//! home squares of its kind, and the squares castling takes a king or rook to; the promotion
+//! squares of `O` if `O` can have promoted), or was promoted after `T` on such a promotion
+//! square. After `T` it moved through squares that are neither
 //! static nor squares of `D`'s pawns nor locked (all occupied from `T` on by units that are still
 //! there), so it made at least as many moves after `T` as its kind needs to come from that region
 //! to its square through those walls. Distinct units make distinct moves (castling is counted once:
