@@ -27,7 +27,8 @@
 //!   side that left no unit ([`ReasonCode::MissingPromotedUnit`]), promotions past a king or
 //!   rook that castling rights freeze ([`ReasonCode::PromotionsNeedCaptures`]), and rooks or
 //!   queens that can only have been promoted beside a king that never moved, checking it with
-//!   no answer ([`ReasonCode::PromotionCheckedFrozenKing`]);
+//!   no answer ([`ReasonCode::PromotionCheckedFrozenKing`]), and sides shut in by their own
+//!   walls after a pawn's step with too few moves to spare ([`ReasonCode::Tempo`]);
 //! - failing those, the pawns of both sides accounted for together, promoted units as pawns on
 //!   their promotion squares, with the captures that pawns of both colours that passed each
 //!   other on a file need ([`ReasonCode::CapturesUnaccounted`]), and the missing units of each

@@ -153,6 +153,9 @@ reason_codes! {
     /// moved (it would have checked it with no answer), and the promotion squares left need more
     /// captures than the missing units allow.
     PromotionCheckedFrozenKing = "promotion_checked_frozen_king",
+    /// A side whose pieces never moved or were shut in after a pawn's step could only move pawns
+    /// since, too few moves for the moves the other side's units needed after that step.
+    Tempo = "tempo",
 }
 
 impl ReasonCode {
@@ -290,6 +293,7 @@ mod tests {
             "capture_unmatched",
             "ledger_unmatched",
             "promotion_checked_frozen_king",
+            "tempo",
         ];
         assert_eq!(codes, contract);
     }

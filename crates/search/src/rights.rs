@@ -51,13 +51,22 @@
 //!   that had to pass a square a frozen king guards came too late to be one of them (Hazebrouck
 //!   1968: White's O-O and Black's O-O exclude each other; its colour swap and the near misses
 //!   with one right each are in `positions/illegal.toml` and `positions/legal.toml`).
-//! - *tempo* and *captures a frozen rook cannot have made* are found as far as the static rules
-//!   (the parity rule, the capture accounting and matching, the rule on promotions past a frozen
-//!   king or rook) and the search reach with the units frozen; the deeper forms, where whole
-//!   pawn structures and promotion routes must be accounted for, are not found yet (Kryštufek
-//!   1986 and Troitzky 1913 in `positions/rights.toml` are marked `unproven`; as transcribed,
-//!   played games in `crates/search/tests/rights.rs` keep White's O-O in the first and end with
-//!   b6-b5 in the second, so those parts of the composers' answers must never be given there).
+//! - *tempo* (`tempo`, in `retrace-legal`): with the rights' units frozen, a side whose other
+//!   pieces never moved or were shut in by pawns' single steps moved only pawns after the last of
+//!   those steps, too few moves for what the other side's units needed through the gate that step
+//!   opened (`r1bqkb1r/ppppp1pp/5p2/8/3BB3/1P4P1/P1PPPP1P/n3K2n b`: `kq` exclusive; the near
+//!   miss with the f-pawn on f5 keeps both, by a game in `crates/search/tests/rights.rs`). Deeper
+//!   tempo, where the frozen side's pieces are taken in the window, is found by the closure's
+//!   tempo search (`closure`, Sherlock's L51).
+//! - *captures a frozen rook cannot have made* and the deeper tempo arguments are found as far as
+//!   the static rules (the parity rule, the capture accounting and matching, the rule on
+//!   promotions past a frozen king or rook) and the search reach with the units frozen; the
+//!   deeper forms, where whole pawn structures and promotion routes must be accounted for, are
+//!   not found yet (Kryštufek 1986 and Troitzky 1913 in `positions/rights.toml` are marked
+//!   `unproven`; as transcribed, played games in `crates/search/tests/rights.rs` keep White's
+//!   O-O in the first and end with b6-b5 in the second, so those parts of the composers' answers
+//!   must never be given there; Black's O-O in the first is impossible by a hand proof in its
+//!   note, which needs the colours of the squares the white h-pawn's captures landed on).
 //!
 //! With several castling rights, [`rights`] also lists every set of them that may be kept together
 //! (each with the en passant capture proven given that set: with more units frozen, fewer last

@@ -86,22 +86,6 @@ fn swap(fen: &str, frozen: &[String]) -> (String, Vec<String>) {
     (format!("{board} {side} - -"), frozen)
 }
 
-fn swap_letters(text: &str) -> String {
-    let mut letters: Vec<char> = text
-        .chars()
-        .map(|c| {
-            if c.is_ascii_uppercase() {
-                c.to_ascii_lowercase()
-            } else {
-                c.to_ascii_uppercase()
-            }
-        })
-        .collect();
-    // FEN order: white's rights first.
-    letters.sort_by_key(|c| "KQkq".find(*c));
-    letters.into_iter().collect()
-}
-
 fn verdict(answer: &Rights, letter: &str) -> Option<bool> {
     answer
         .castling
@@ -169,7 +153,13 @@ fn the_published_rights_problems_are_answered_as_their_composers_answer_them() {
         for (fen, frozen, promoted, swapped) in cases {
             let letters = |v: &[String]| -> Vec<String> {
                 v.iter()
-                    .map(|l| if swapped { swap_letters(l) } else { l.clone() })
+                    .map(|l| {
+                        if swapped {
+                            retrace_testkit::swapped_castling(l)
+                        } else {
+                            l.clone()
+                        }
+                    })
                     .collect()
             };
             let start = Instant::now();
@@ -557,4 +547,45 @@ fn a_game_ends_with_b6_b5_in_troitzky_1913() {
         .en_passant
         .iter()
         .all(|(_, v)| matches!(v, EpVerdict::NotProven)));
+}
+
+/// The tempo near miss (positions/rights.toml, c-rights-tempo-near-miss; the rule in
+/// crates/legal/src/history/tempo.rs): a game reaches it with both of Black's castlings kept, so
+/// `kq` must stand; its first 39 plies end on the rule's other near miss (the bishop on g2),
+/// which keeps them too. The trigger, one black pawn step shorter, is called exclusive.
+#[test]
+fn a_game_keeps_both_black_castlings_in_the_tempo_near_miss() {
+    let game = retrace_testkit::replay_score(
+        "1. Nf3 Nf6 2. Ng5 Ne4 3. Nc3 Nxg5 4. Nd5 Ne4 5. Nf4 Nc3 6. Ne6 Nxd1 7. Ng5 Nc6 \
+         8. Ne4 Nd4 9. Nc5 Nb3 10. Rg1 Nxc5 11. Rh1 Nb3 12. Rg1 Nxa1 13. Rh1 Ne3 14. Rg1 Nf5 \
+         15. Rh1 Ng3 16. b3 Nxh1 17. Bb2 Ng3 18. Bd4 Nh1 19. g3 f6 20. Bg2 f5 21. Be4",
+    );
+    let kq = RightSet::EMPTY
+        .with(CastlingRight::new(Color::Black, CastlingSide::KingSide))
+        .with(CastlingRight::new(Color::Black, CastlingSide::QueenSide));
+    for (plies, board) in [
+        (
+            game.moves.len(),
+            "r1bqkb1r/ppppp1pp/8/5p2/3BB3/1P4P1/P1PPPP1P/n3K2n",
+        ),
+        (39, "r1bqkb1r/ppppp1pp/5p2/8/3B4/1P4P1/P1PPPPBP/n3K2n"),
+    ] {
+        let pos = bare(&game, plies);
+        assert_eq!(pos.board().board_fen().to_string(), board);
+        let kept = kept_rights(&game, plies);
+        assert!(kq.is_subset(kept));
+        let answer = rights(&pos, &RightsParams::default(), None);
+        let wrong = false_claims(&answer, kept, double_step(&game, plies));
+        assert!(wrong.is_empty(), "{wrong:#?}");
+        assert!(answer.sets.iter().any(|s| s.castling == kq));
+    }
+    let trigger = setup(
+        "r1bqkb1r/ppppp1pp/5p2/8/3BB3/1P4P1/P1PPPP1P/n3K2n b - -",
+        &[],
+    );
+    let answer = rights(&trigger, &RightsParams::default(), None);
+    assert!(answer
+        .exclusive
+        .iter()
+        .any(|e| e.castling == kq && e.reason.code == "tempo"));
 }

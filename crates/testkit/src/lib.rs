@@ -351,6 +351,27 @@ pub fn swapped_board(board: &str) -> String {
     ranks.join("/")
 }
 
+/// A FEN castling field (or any run of castling letters) with its colours swapped, in FEN order:
+/// `Kq` becomes `Qk`; `-` stays.
+#[must_use]
+pub fn swapped_castling(letters: &str) -> String {
+    if letters == "-" {
+        return letters.to_owned();
+    }
+    let mut swapped: Vec<char> = letters
+        .chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    swapped.sort_by_key(|c| "KQkq".find(*c));
+    swapped.into_iter().collect()
+}
+
 /// The proptest settings of the arbitrary-position tests: 2,000 cases in release builds, 200 in
 /// debug ones, and no failure files written into the source tree.
 #[must_use]

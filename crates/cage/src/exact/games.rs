@@ -304,9 +304,11 @@ fn the_real_history_survives_the_tempo_search_and_rule_e() {
     }
     eprintln!("{games} games: {counts:?}");
     // Some side is bounded in a good part of these games, and the searches prove inner
-    // positions on their way (so the check of the real history is not empty).
+    // positions on their way (so the check of the real history is not empty). Since the static
+    // tempo rule (`retrace_legal`, code `tempo`) closes many bounded positions at once, fewer
+    // are left for the searches to prove (145 now, 729 without it).
     assert!(cfg!(debug_assertions) || counts.tempo > 50, "{counts:?}");
-    assert!(cfg!(debug_assertions) || counts.proven > 200, "{counts:?}");
+    assert!(cfg!(debug_assertions) || counts.proven > 100, "{counts:?}");
 }
 
 /// The same checks on the published proof games of the corpus, real games of composers: every
@@ -323,8 +325,9 @@ fn the_real_history_of_published_proof_games_survives() {
     }
     eprintln!("{} proof games: {counts:?}", games.len());
     assert!(games.len() > 60, "{} proof games replayed", games.len());
+    // The static tempo rule closes many bounded positions at once: 265 proven now, 1,971 without it.
     assert!(
-        cfg!(debug_assertions) || (counts.history > 1_000 && counts.proven > 500),
+        cfg!(debug_assertions) || (counts.history > 1_000 && counts.proven > 200),
         "{counts:?}"
     );
 }

@@ -16,7 +16,7 @@
 //! until nothing changes. Pawns are left out (they arrive from behind, not from their steps).
 
 use retrace_unmove::pawn_forward;
-use shakmaty::{attacks, Bitboard, Board, Piece, Rank};
+use shakmaty::{attacks, Bitboard, Board, ByColor, Piece, Rank};
 
 use crate::geometry::steps;
 
@@ -24,6 +24,18 @@ use crate::geometry::steps;
 /// occupied until the end of the game (see the module documentation).
 #[must_use]
 pub(crate) fn locked(board: &Board, blocked: Bitboard) -> Bitboard {
+    locked_unless_promoting(board, blocked, ByColor::new_with(|_| true))
+}
+
+/// [`locked`], where a side that `can_promote` says can never promote (it has all eight pawns on
+/// the board, say) brings no unit onto its last rank by a promotion, so a unit there needs only
+/// its steps blocked.
+#[must_use]
+pub(crate) fn locked_unless_promoting(
+    board: &Board,
+    blocked: Bitboard,
+    can_promote: ByColor<bool>,
+) -> Bitboard {
     let mut walls = blocked;
     let mut out = Bitboard::EMPTY;
     loop {
@@ -33,7 +45,7 @@ pub(crate) fn locked(board: &Board, blocked: Bitboard) -> Bitboard {
                 continue;
             };
             let mut entries = steps(role, sq);
-            if sq.rank() == color.relative_rank(Rank::Eighth) {
+            if *can_promote.get(color) && sq.rank() == color.relative_rank(Rank::Eighth) {
                 let back = -pawn_forward(color);
                 entries |= sq
                     .offset(back)
