@@ -52,6 +52,8 @@
 
 use shakmaty::{Bitboard, ByColor, Color, File, Rank};
 
+mod locked;
+
 use crate::accounting::items::{items, Item, Place};
 use crate::known::Known;
 use crate::promotion::{walls_walks, Walks, NONE, NO_WALK};
@@ -95,21 +97,49 @@ struct Witness {
     passed: bool,
 }
 
-/// Appends a [`ReasonCode::LedgerUnmatched`] reason if some side's pawns need all but a few of
+/// What a failing combination of pawns locked on their files says, for the message.
+#[derive(Clone, Copy, Debug)]
+struct Locked {
+    /// The files whose two pawns never left them, a bit per file.
+    files: u8,
+    /// The files where each side's captures can have landed, a bit per file.
+    landed: ByColor<u8>,
+    /// The captures each side made, less those its pieces made in pens.
+    captures: ByColor<u32>,
+}
+
+/// How every combination failed: the taker's captures cannot take the victim's dead pawns, or
+/// (in some combination) a file's two locked pawns cannot have died there.
+#[derive(Clone, Copy, Debug)]
+enum Failure {
+    /// The plain matching of the victim's dead pawns failed in every combination.
+    Unmatched(Witness),
+    /// Some combination failed only for pawns locked on their files.
+    Locked(Locked),
+}
+
+/// Appends a [`ReasonCode::LedgerUnmatched`] or [`ReasonCode::LedgerLockedFile`] reason if some side's pawns need all but a few of
 /// the captures it made, and those cannot each have taken a pawn of the other side that died
 /// on its file.
 pub(crate) fn ledger(known: &Known<'_>, out: &mut Reasons) {
     for taker in Color::ALL {
-        if let Some(w) = side(known, taker) {
-            out.add_built(ReasonCode::LedgerUnmatched, || reason(taker, &w));
-            return;
+        match side(known, taker) {
+            Some(Failure::Unmatched(w)) => {
+                out.add_built(ReasonCode::LedgerUnmatched, || reason(taker, &w));
+                return;
+            }
+            Some(Failure::Locked(l)) => {
+                out.add_built(ReasonCode::LedgerLockedFile, || locked_reason(&l));
+                return;
+            }
+            None => {}
         }
     }
 }
 
 /// The witness that `taker`'s captures, all made by its pawns, cannot have taken the victim's
 /// pawns that died as pawns; `None` when some combination fits or the ledger gives up.
-fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
+fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
     let victim = taker.other();
     let mut budget = ByColor { white: 0, black: 0 };
     *budget.get_mut(taker) = known.missing(victim).checked_sub(known.by_pieces(taker))?;
@@ -138,8 +168,10 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
         black: assignments(items.get(Color::Black), budget.black)?,
     };
     let walks = walls_walks(victim, known.statics, known.walks);
+    let taker_walks = walls_walks(taker, known.statics, known.walks);
     let mut combinations = 0u32;
     let mut witness = None;
+    let mut locked_witness = None;
     for a in assignments.get(Color::White) {
         for b in assignments.get(Color::Black) {
             let pairs = passing_pairs(&items, a, b);
@@ -167,30 +199,84 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
                     // More pawns died as pawns than units are missing: no game, whatever the rest.
                     continue;
                 }
-                if free as usize >= dead.len() {
-                    // The captures to spare can take every dead pawn.
+                // The captures to spare can take every dead pawn, or the taker's slots can.
+                let slots =
+                    (free as usize) < dead.len() || locked::files(a.used, b.used, free, spare) != 0;
+                let slots = if slots {
+                    slots_of(items.get(taker), own, charges.get(taker), free)
+                } else {
+                    Vec::new()
+                };
+                let plain = (free as usize) >= dead.len() || {
+                    count_weighed();
+                    matches(&dead, &slots)
+                };
+                if !plain {
+                    witness.get_or_insert(Witness {
+                        dead: dead.iter().fold(0, |m, d| m | d.0),
+                        landed: landed(&slots),
+                        captures: *budget.get(taker),
+                        pens: known.by_pieces(taker),
+                        free,
+                        passed: !pairs.is_empty(),
+                    });
+                    continue;
+                }
+                let lock = locked::files(a.used, b.used, free, spare);
+                if lock == 0 {
                     return None;
                 }
-                let slots = slots(items.get(taker), own, charges.get(taker), free);
-                count_weighed();
-                if matches(&dead, &slots) {
+                // Both spares are 0 here: every capture of each side is one of its slots.
+                let other_slots = slots_of(items.get(victim), other, charges.get(victim), 0);
+                let own_dead = dead_pawns(taker, own.used, free, &taker_walks);
+                let victim_deaths = locked::Deaths {
+                    dead: &dead,
+                    slots: &slots,
+                };
+                let taker_deaths = locked::Deaths {
+                    dead: &own_dead,
+                    slots: &other_slots,
+                };
+                let (white, black) = if taker.is_white() {
+                    (taker_deaths, victim_deaths)
+                } else {
+                    (victim_deaths, taker_deaths)
+                };
+                if locked::fits(lock, white, black) {
                     return None;
                 }
-                witness.get_or_insert(Witness {
-                    dead: dead.iter().fold(0, |m, d| m | d.0),
-                    landed: slots
-                        .iter()
-                        .filter(|&&s| s != u8::MAX)
-                        .fold(0, |m, &s| m | s),
-                    captures: *budget.get(taker),
-                    pens: known.by_pieces(taker),
-                    free,
-                    passed: !pairs.is_empty(),
+                locked_witness.get_or_insert(Locked {
+                    files: lock,
+                    landed: ByColor {
+                        white: landed(if taker.is_white() {
+                            &slots
+                        } else {
+                            &other_slots
+                        }),
+                        black: landed(if taker.is_white() {
+                            &other_slots
+                        } else {
+                            &slots
+                        }),
+                    },
+                    captures: budget,
                 });
             }
         }
     }
-    witness
+    match (locked_witness, witness) {
+        (Some(l), _) => Some(Failure::Locked(l)),
+        (None, Some(w)) => Some(Failure::Unmatched(w)),
+        (None, None) => None,
+    }
+}
+
+/// The files (a bit per file) where some of `slots` can have landed.
+fn landed(slots: &[u8]) -> u8 {
+    slots
+        .iter()
+        .filter(|&&s| s != u8::MAX)
+        .fold(0, |m, &s| m | s)
 }
 
 #[cfg(test)]
@@ -318,7 +404,7 @@ fn charges(
 /// end file `e` (an item may have made up to `free` captures beyond its charge), and `free` more
 /// that can have landed anywhere (by a piece, a pawn no longer on the board, or an item beyond
 /// its charge).
-fn slots(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
+fn slots_of(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let c = charges[i];
@@ -481,6 +567,37 @@ fn reason(taker: Color, w: &Witness) -> Reason {
     )
 }
 
+/// The [`ReasonCode::LedgerLockedFile`] reason.
+fn locked_reason(l: &Locked) -> Reason {
+    let count = l.files.count_ones();
+    let (pair, them, one) = if count == 1 {
+        ("the white and the black pawn", "it", "one of them was")
+    } else {
+        (
+            "the white and the black pawns",
+            "them",
+            "one pawn of each file was",
+        )
+    };
+    Reason::new(
+        ReasonCode::LedgerLockedFile,
+        format!(
+            "White made {} capture{} and Black {} beyond those its pieces made of originals shut \
+             in at home, and the walks of their pawns from their start files need every one of \
+             them, so {pair} from {} never left {them} and could not pass each other: {one} \
+             captured as a pawn on its file; but White's captures landed only on {}, Black's \
+             only on {}",
+            l.captures.white,
+            plural(l.captures.white),
+            l.captures.black,
+            files_words(l.files),
+            files_words(l.landed.white),
+            files_words(l.landed.black),
+        ),
+        Bitboard::EMPTY,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use shakmaty::{Move, Role};
@@ -507,7 +624,7 @@ mod tests {
                 positions += 1;
                 let a = analyzer.analyze(&pos);
                 assert!(
-                    !a.has(ReasonCode::LedgerUnmatched),
+                    !a.has(ReasonCode::LedgerUnmatched) && !a.has(ReasonCode::LedgerLockedFile),
                     "false illegal (seed {seed}): {} {:?}",
                     pos.fen(),
                     a.reasons
