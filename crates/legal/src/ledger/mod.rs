@@ -242,6 +242,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                 } else {
                     (victim_deaths, taker_deaths)
                 };
+                count_locked();
                 if locked::fits(lock, white, black) {
                     return None;
                 }
@@ -282,6 +283,7 @@ fn landed(slots: &[u8]) -> u8 {
 #[cfg(test)]
 thread_local! {
     static WEIGHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static LOCKED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Counts one combination whose dead pawns were matched with the taker's captures (in unit
@@ -289,6 +291,12 @@ thread_local! {
 fn count_weighed() {
     #[cfg(test)]
     WEIGHED.with(|w| w.set(w.get() + 1));
+}
+
+/// Counts one combination whose locked files were weighed (in unit tests).
+fn count_locked() {
+    #[cfg(test)]
+    LOCKED.with(|w| w.set(w.get() + 1));
 }
 
 /// Whether pawns of both sides can have passed each other on some file: both sides have a pawn
@@ -662,13 +670,20 @@ mod tests {
             .and_then(|v| v.parse().ok())
             .unwrap_or(if cfg!(debug_assertions) { 20 } else { 3000 });
         let before = WEIGHED.with(std::cell::Cell::get);
+        let locked_before = LOCKED.with(std::cell::Cell::get);
         let positions = never_false_on(games, |seed| {
             retrace_testkit::random_game_with(seed, 30 + (seed as usize * 13) % 170, weight)
         });
         let weighed = WEIGHED.with(std::cell::Cell::get) - before;
-        eprintln!("{positions} positions, {weighed} combinations weighed by the ledger");
+        let locked = LOCKED.with(std::cell::Cell::get) - locked_before;
+        eprintln!(
+            "{positions} positions, {weighed} combinations weighed by the ledger, {locked} with \
+             pawns locked on their files"
+        );
         // The matching of dead pawns with the pawns' captures really ran on legal positions.
         assert!(cfg!(debug_assertions) || weighed > 100, "{weighed} weighed");
+        // And the locked files were weighed on legal positions, never calling one illegal.
+        assert!(cfg!(debug_assertions) || locked > 100, "{locked} locked");
     }
 
     /// Plain random games.
