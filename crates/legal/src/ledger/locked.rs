@@ -21,7 +21,9 @@
 //! them to leave the board was captured, as a pawn, on file `g` (en passant too: the capture
 //! lands on the file of its victim). That capture took a unit of its side's victim, so it is a
 //! slot of the other side whose files include `g`; the pawns a side's walks prove dead (they
-//! cannot promote within the spare: [`super::dead_pawns`]) need their own slots too. If for
+//! cannot promote within the spare: [`super::dead_pawns`]) need their own slots too. (A file
+//! one of whose pawns is proven dead so, on its file with no spare, is left out: that death
+//! already lets the other pawn by, and counting it twice would ask two captures.) If for
 //! each way of choosing, for every such file, which of its two pawns died there, one side's
 //! dead pawns cannot each be given their own slot of the other side on a file they can have
 //! died on, the combination is impossible; the ledger calls the position illegal when every

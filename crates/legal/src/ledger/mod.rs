@@ -226,9 +226,16 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                 if lock == 0 {
                     return None;
                 }
+                let own_dead = dead_pawns(taker, own.used, free, &taker_walks);
+                // A file whose pawn is already proven dead on it (it cannot promote) is settled
+                // by that death: the lock asks nothing more there.
+                let start_files = |d: &[(u8, u8)]| d.iter().fold(0u8, |m, x| m | x.0);
+                let lock = lock & !start_files(&dead) & !start_files(&own_dead);
+                if lock == 0 {
+                    return None;
+                }
                 // Both spares are 0 here: every capture of each side is one of its slots.
                 let other_slots = slots_of(items.get(victim), other, charges.get(victim), 0);
-                let own_dead = dead_pawns(taker, own.used, free, &taker_walks);
                 let victim_deaths = locked::Deaths {
                     dead: &dead,
                     slots: &slots,
