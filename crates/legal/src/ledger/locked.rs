@@ -1,33 +1,34 @@
 //! Pawns of both colours locked on one file (issue 25, item 1, "pawns that must pass each
-//! other"): when neither side has a capture to spare, the two pawns of a file that no account
-//! uses never left it, so one of them was captured on it as a pawn, and a capture of the other
-//! side must have landed there.
+//! other"): the two pawns of a file that no account uses got by each other only if one left the
+//! file, by a capture its side has to spare, or one was captured on it as a pawn, by a capture
+//! of the other side landing there.
 //!
 //! # The argument
 //!
 //! Fix a combination of the ledger (see [`super`]): start files for every pawn of either side
 //! on the board and for one pawn per promoted unit each side must have, and which pawn of each
 //! passing pair left its file. Each side `C` then made at most `spare(C) = budget(C) - need(C)`
-//! captures beyond the charges of its account (its pieces made only the captures the pens
-//! prove, of originals, never a pawn), and every other capture of `C` is one of its slots: one
-//! per unit of charge, on the files its walk reaches.
+//! captures beyond the charges of its account (its pieces made the captures the pens prove, of
+//! originals, never a pawn), and every other capture of `C` is one of its slots: one per unit of
+//! charge, on the files its walk reaches.
 //!
-//! Let both spares be 0 and `g` a file that neither side's account uses. The white pawn from
-//! `g` and the black pawn from `g` are not on the board, and each made no capture (any capture
-//! of theirs would be beyond the account's charges), so neither ever left file `g`. Two pawns of
-//! opposite colours on one file never pass each other there: the white one stands below the
-//! black one as long as both are on it (at the start, and each step needs the square in front
-//! empty). So neither promoted while the other was still on the file as a pawn, and the first of
-//! them to leave the board was captured, as a pawn, on file `g` (en passant too: the capture
-//! lands on the file of its victim). That capture took a unit of its side's victim, so it is a
-//! slot of the other side whose files include `g`; the pawns a side's walks prove dead (they
-//! cannot promote within the spare: [`super::dead_pawns`]) need their own slots too. (A file
-//! one of whose pawns is proven dead so, on its file with no spare, is left out: that death
-//! already lets the other pawn by, and counting it twice would ask two captures.) If for
-//! each way of choosing, for every such file, which of its two pawns died there, one side's
-//! dead pawns cannot each be given their own slot of the other side on a file they can have
-//! died on, the combination is impossible; the ledger calls the position illegal when every
-//! combination is.
+//! Let `g` be a file that neither side's account uses. The white pawn from `g` and the black
+//! pawn from `g` are not on the board, and each capture of theirs is one of their side's spare
+//! ones (it is beyond the account's charges). Two pawns of opposite colours on one file never
+//! pass each other there: the white one stands below the black one as long as both are on it
+//! (at the start, and each step needs the square in front empty). So neither promoted while the
+//! other was still on the file as a pawn, and before the first of them left the board one of
+//! them left the file, by a capture landing on a file beside `g` (one of its side's spare
+//! captures, which then landed there), or the first of them to leave the board was captured, as
+//! a pawn, on file `g` (en passant too: the capture lands on the file of its victim), by a slot
+//! of the other side whose files include `g` or a spare capture of it. The pawns a side's walks
+//! prove dead (they cannot promote within the spare: [`super::dead_pawns`]) need their own
+//! captures too. (A file one of whose pawns is proven dead so is left out: that death may be
+//! what let the other by, and counting it twice would ask two captures.) If for each way of
+//! choosing, for every such file, how its pawns got by, one side's dead pawns cannot each be
+//! given their own capture of the other side on a file they can have died on, the combination is
+//! impossible; the ledger calls the position illegal when every combination is. With no capture
+//! to spare on either side, the pawns of such a file never left it and one of them died there.
 //!
 //! # An example (taken back from a published problem, White's wrong last move g2-g3)
 //!
@@ -41,20 +42,20 @@
 
 use super::matches;
 
+/// The most locked files weighed (each has four ways out); the others are left out, which only
+/// allows more.
+const MOST: usize = 4;
+
 /// The files (a bit per file) that neither side's account uses, `used_white` and `used_black`
-/// giving the start files each uses, when neither side has a capture to spare; else none.
+/// giving the start files each uses.
 #[must_use]
-pub(super) fn files(used_white: u8, used_black: u8, spare_white: u32, spare_black: u32) -> u8 {
-    if spare_white == 0 && spare_black == 0 {
-        !(used_white | used_black)
-    } else {
-        0
-    }
+pub(super) fn files(used_white: u8, used_black: u8) -> u8 {
+    !(used_white | used_black)
 }
 
 /// The pawns of one side that died as pawns, each as its start file's bit and the files (a
 /// bit per file) where it can have died, and the captures of the other side, each as the files
-/// where it can have landed.
+/// where it can have landed (`u8::MAX` for one of its captures to spare).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Deaths<'a> {
     /// The pawns proven dead, before the locked files add theirs.
@@ -63,31 +64,85 @@ pub(super) struct Deaths<'a> {
     pub slots: &'a [u8],
 }
 
-/// Whether some way of choosing, for each file of `locked`, which of its two pawns died on it
-/// lets each side's dead pawns be given their own captures of the other side.
+/// One side's dead pawns and the other side's captures, as a choice for the locked files makes
+/// them.
+#[derive(Clone, Debug)]
+struct Owned {
+    dead: Vec<(u8, u8)>,
+    slots: Vec<u8>,
+}
+
+impl Owned {
+    fn of(d: Deaths<'_>) -> Owned {
+        Owned {
+            dead: d.dead.to_vec(),
+            slots: d.slots.to_vec(),
+        }
+    }
+
+    /// Whether the dead pawns can each be given their own capture.
+    fn fits(&self) -> bool {
+        matches(&self.dead, &self.slots)
+    }
+}
+
+/// The files next to file `f`, a bit per file.
+fn beside(f: u8) -> u8 {
+    let left = if f > 0 { 1 << (f - 1) } else { 0 };
+    let right = if f < 7 { 1 << (f + 1) } else { 0 };
+    left | right
+}
+
+/// Whether some way of choosing, for each file of `locked`, how its two pawns got by (one died
+/// on it, or one left it by one of its side's captures to spare) lets each side's dead pawns
+/// be given their own captures of the other side.
 #[must_use]
 pub(super) fn fits(locked: u8, white: Deaths<'_>, black: Deaths<'_>) -> bool {
-    let files: Vec<u8> = (0..8).filter(|f| locked & 1 << f != 0).collect();
-    let with = |d: Deaths<'_>, chosen: u8| -> Vec<(u8, u8)> {
-        let mut all = d.dead.to_vec();
-        all.extend(
-            files
-                .iter()
-                .filter(|&&f| chosen & 1 << f != 0)
-                .map(|&f| (1u8 << f, 1u8 << f)),
-        );
-        all
+    let files: Vec<u8> = (0..8).filter(|f| locked & 1 << f != 0).take(MOST).collect();
+    choose(&files, &mut Owned::of(white), &mut Owned::of(black))
+}
+
+/// Tries the four ways out of the first of `files`, then the rest.
+fn choose(files: &[u8], white: &mut Owned, black: &mut Owned) -> bool {
+    let Some((&f, rest)) = files.split_first() else {
+        return white.fits() && black.fits();
     };
-    (0u32..1 << files.len()).any(|choice| {
-        // Bit `i` of `choice` set: the white pawn of the `i`-th locked file died there.
-        let whites = files
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| choice & 1 << i != 0)
-            .fold(0u8, |m, (_, &f)| m | 1 << f);
-        let blacks = locked & !whites;
-        matches(&with(white, whites), white.slots) && matches(&with(black, blacks), black.slots)
-    })
+    let on = 1u8 << f;
+    // One of the two died on the file, taken by a capture of the other side landing there.
+    for white_died in [true, false] {
+        let dead = if white_died { &mut *white } else { &mut *black };
+        dead.dead.push((on, on));
+        let ok = choose(rest, white, black);
+        let dead = if white_died { &mut *white } else { &mut *black };
+        dead.dead.pop();
+        if ok {
+            return true;
+        }
+    }
+    // One of the two left it by a capture of its side to spare, landing beside it (White's
+    // captures are those that take Black's dead pawns, and the other way round).
+    for white_left in [true, false] {
+        let captures = if white_left {
+            &mut black.slots
+        } else {
+            &mut white.slots
+        };
+        let Some(i) = captures.iter().position(|&s| s == u8::MAX) else {
+            continue;
+        };
+        captures[i] = beside(f);
+        let ok = choose(rest, white, black);
+        let captures = if white_left {
+            &mut black.slots
+        } else {
+            &mut white.slots
+        };
+        captures[i] = u8::MAX;
+        if ok {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -95,10 +150,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_files_no_account_uses_lock_and_only_without_spare_captures() {
-        assert_eq!(files(0b1111_1100, 0b0111_1110, 0, 0), 0b0000_0001);
-        assert_eq!(files(0b1111_1100, 0b0111_1110, 1, 0), 0);
-        assert_eq!(files(0b1111_1100, 0b0111_1110, 0, 2), 0);
+    fn only_files_no_account_uses_lock() {
+        assert_eq!(files(0b1111_1100, 0b0111_1110), 0b0000_0001);
+        assert_eq!(files(0b1111_1111, 0), 0);
+        assert_eq!(beside(0), 0b10);
+        assert_eq!(beside(7), 0b0100_0000);
+        assert_eq!(beside(3), 0b1_0100);
     }
 
     #[test]
@@ -151,6 +208,35 @@ mod tests {
                 slots: &two
             },
             black
+        ));
+        // A capture to spare lets one of the a-pawns leave its file (onto the b-file)...
+        let spare = [u8::MAX];
+        assert!(fits(
+            0b1,
+            white,
+            Deaths {
+                dead: &none,
+                slots: &spare
+            }
+        ));
+        // ...but then it is spent there: it can take a dead pawn only on the b-file.
+        let dead_on_h = [(1u8 << 7, 1u8 << 7)];
+        assert!(!fits(
+            0b1,
+            white,
+            Deaths {
+                dead: &dead_on_h,
+                slots: &spare
+            }
+        ));
+        let dead_on_b = [(1u8 << 2, 1u8 << 1)];
+        assert!(fits(
+            0b1,
+            white,
+            Deaths {
+                dead: &dead_on_b,
+                slots: &spare
+            }
         ));
         // A pawn the walls already prove dead keeps its own capture.
         let proven = [(0b100u8, 0b1u8)];

@@ -71,6 +71,9 @@ const ASSIGNMENT_LIMIT: usize = 256;
 /// beyond them the ledger gives up.
 const COMBINATION_LIMIT: u32 = 20_000;
 
+/// The most slots of one item, or captures to spare, listed (see [`slots_of`]).
+const SLOTS: u32 = 16;
+
 /// One side's pawns given start files: the file of each item, and the captures at `base` cost.
 #[derive(Clone, Copy, Debug)]
 struct Assignment {
@@ -106,6 +109,8 @@ struct Locked {
     landed: ByColor<u8>,
     /// The captures each side made, less those its pieces made in pens.
     captures: ByColor<u32>,
+    /// The captures each side has beyond those its pawns' walks need.
+    spare: ByColor<u32>,
 }
 
 /// How every combination failed: the taker's captures cannot take the victim's dead pawns, or
@@ -200,8 +205,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                     continue;
                 }
                 // The captures to spare can take every dead pawn, or the taker's slots can.
-                let slots =
-                    (free as usize) < dead.len() || locked::files(a.used, b.used, free, spare) != 0;
+                let slots = (free as usize) < dead.len() || locked::files(a.used, b.used) != 0;
                 let slots = if slots {
                     slots_of(items.get(taker), own, charges.get(taker), free)
                 } else {
@@ -222,7 +226,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                     });
                     continue;
                 }
-                let lock = locked::files(a.used, b.used, free, spare);
+                let lock = locked::files(a.used, b.used);
                 if lock == 0 {
                     return None;
                 }
@@ -234,8 +238,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                 if lock == 0 {
                     return None;
                 }
-                // Both spares are 0 here: every capture of each side is one of its slots.
-                let other_slots = slots_of(items.get(victim), other, charges.get(victim), 0);
+                let other_slots = slots_of(items.get(victim), other, charges.get(victim), spare);
                 let victim_deaths = locked::Deaths {
                     dead: &dead,
                     slots: &slots,
@@ -268,6 +271,17 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                         }),
                     },
                     captures: budget,
+                    spare: if taker.is_white() {
+                        ByColor {
+                            white: free,
+                            black: spare,
+                        }
+                    } else {
+                        ByColor {
+                            white: spare,
+                            black: free,
+                        }
+                    },
                 });
             }
         }
@@ -442,12 +456,14 @@ fn slots_of(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec
                 mask |= 1 << f;
             }
         }
-        // At most eight dead pawns take a slot: more slots of one item change nothing.
-        for _ in 0..c.min(8) {
+        // At most twelve dead pawns take a slot (eight proven, four of locked files, see
+        // [`locked`]) and four captures to spare are spent leaving locked files: more slots of
+        // one item, or more to spare, change nothing.
+        for _ in 0..c.min(SLOTS) {
             out.push(mask);
         }
     }
-    out.extend(std::iter::repeat_n(u8::MAX, free.min(8) as usize));
+    out.extend(std::iter::repeat_n(u8::MAX, free.min(SLOTS) as usize));
     out
 }
 
@@ -594,14 +610,32 @@ fn locked_reason(l: &Locked) -> Reason {
             "one pawn of each file was",
         )
     };
+    let (need, how) = if l.spare.white == 0 && l.spare.black == 0 {
+        (
+            "need every one of them".to_string(),
+            format!(
+                "never left {them} and could not pass each other: {one} captured as a pawn on \
+                 its file"
+            ),
+        )
+    } else {
+        (
+            format!(
+                "need all but {} of White's and {} of Black's",
+                l.spare.white, l.spare.black
+            ),
+            format!(
+                "could pass each other only if one of them left by one of those, landing beside \
+                 {them}, or {one} captured as a pawn on its file; no such choice fits"
+            ),
+        )
+    };
     Reason::new(
         ReasonCode::LedgerLockedFile,
         format!(
             "White made {} capture{} and Black {} beyond those its pieces made of originals shut \
-             in at home, and the walks of their pawns from their start files need every one of \
-             them, so {pair} from {} never left {them} and could not pass each other: {one} \
-             captured as a pawn on its file; but White's captures landed only on {}, Black's \
-             only on {}",
+             in at home, and the walks of their pawns from their start files {need}, so {pair} \
+             from {} {how}; but White's captures landed only on {}, Black's only on {}",
             l.captures.white,
             plural(l.captures.white),
             l.captures.black,
