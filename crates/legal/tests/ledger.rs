@@ -185,10 +185,13 @@ fn pawns_locked_on_their_file_need_a_capture_there() {
         assert!(message.contains(part), "{part:?} not in {message}");
     }
     // Near misses: the published position (the g-pawn on g3 lets the f1 bishop out, so Black
-    // has a capture to spare) and the one before the published last move Kf4-g5.
+    // has a capture to spare), the one before the published last move Kf4-g5, and the trigger
+    // without the white bishop: Black then has one capture to spare, and its a-pawn's a3xb2,
+    // landing beside the a-file, takes the white b-pawn on its file, which settles both files.
     for near in [
         "7k/3pp1pP/6PP/5pKp/7B/6P1/4PP1p/8 w - -",
         "7k/3pp1pP/6PP/5p1p/5K1B/6P1/4PP1p/8 w - -",
+        "7k/3pp1pP/6PP/5pKp/8/8/4PPPp/8 w - -",
     ] {
         legal_both_ways(near);
     }
