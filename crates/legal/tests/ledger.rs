@@ -130,7 +130,7 @@ fn the_reason_names_the_files_as_a_composer_would() {
         LedgerUnmatched,
     );
     assert!(
-        message.contains("landed only on the b-, c-, d-, e-, f- and g-files"),
+        message.contains("landed only on the c-, d-, e-, f- and g-files"),
         "{message}"
     );
 }
@@ -180,7 +180,7 @@ fn pawns_locked_on_their_file_need_a_capture_there() {
     for part in [
         "White made 8 captures and Black 7",
         "pawns from the a- and b-files never left them",
-        "Black's only on the c-, d-, e-, f-, g- and h-files",
+        "Black's only on the d-, e-, f-, g- and h-files",
     ] {
         assert!(message.contains(part), "{part:?} not in {message}");
     }

@@ -37,8 +37,8 @@
 //! d-pawns (eight captures, the eight left to its pawns); Black's h5 and h2 are its h-pawn
 //! (which left the h-file and came back past the white h-pawn: two captures) and its c-pawn
 //! (five), the seven left to Black's pawns. So the a- and b-pawns of both colours never left
-//! their files, and one pawn of each file died there; but White's captures landed on the c- to
-//! h-files and f8, Black's on the c- to h-files and f1.
+//! their files, and one pawn of each file died there; but White's captures landed on the d- to
+//! h-files and f8, Black's on the d- to h-files and f1.
 
 use super::matches;
 

@@ -430,9 +430,10 @@ fn charges(
 
 /// The taker's captures, one per unit of each item's charge, each as the files (a bit per file)
 /// where it can have landed: within `|f - g| + |f - e| <= c + free` of the start file `g` and an
-/// end file `e` (an item may have made up to `free` captures beyond its charge), and `free` more
-/// that can have landed anywhere (by a piece, a pawn no longer on the board, or an item beyond
-/// its charge).
+/// end file `e` (an item may have made up to `free` captures beyond its charge), on `g` itself
+/// only with two more (a capture lands on the start file only once the pawn left it and came
+/// back), and `free` more that can have landed anywhere (by a piece, a pawn no longer on the
+/// board, or an item beyond its charge).
 fn slots_of(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -449,9 +450,12 @@ fn slots_of(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec
         let g = i32::from(asg.files[i]);
         let mut mask = 0u8;
         for f in 0..8i32 {
-            let reach = (0..8i32)
-                .filter(|e| ends & 1 << e != 0)
-                .any(|e| ((f - g).abs() + (f - e).abs()) as u32 <= c.saturating_add(free));
+            let reach = (0..8i32).filter(|e| ends & 1 << e != 0).any(|e| {
+                // A capture lands on the start file only once the pawn left it and came
+                // back: two captures beyond the distance to its end.
+                let back = if f == g { 2 } else { 0 };
+                ((f - g).abs() + (f - e).abs() + back) as u32 <= c.saturating_add(free)
+            });
             if reach {
                 mask |= 1 << f;
             }
@@ -741,6 +745,28 @@ mod tests {
         assert_eq!(files_words(0b1_0000), "the e-file");
         assert_eq!(files_words(0b110), "the b- and c-files");
         assert_eq!(files_words(0b1100_0110), "the b-, c-, g- and h-files");
+    }
+
+    #[test]
+    fn a_capture_lands_on_the_start_file_only_after_a_round_trip() {
+        use crate::pawn_items::Cost;
+        let item = Item {
+            place: Place::Board(shakmaty::Square::C3),
+            costs: [Cost { base: 0, leave: 1 }; 8],
+        };
+        let from_e = Assignment {
+            files: [4, 0, 0, 0, 0, 0, 0, 0],
+            used: 1 << 4,
+        };
+        // From the e-file to c3 in two captures: they landed on the d- and c-files.
+        assert_eq!(slots_of(&[item], &from_e, &[2], 0), vec![0b1100, 0b1100]);
+        // With two more, one may have landed back on the e-file (or on the b- or f-file).
+        assert_eq!(slots_of(&[item], &from_e, &[4], 0)[0], 0b11_1110);
+        // A capture to spare is not enough for the round trip (it may land anywhere itself).
+        assert_eq!(
+            slots_of(&[item], &from_e, &[2], 1),
+            vec![0b1100, 0b1100, u8::MAX]
+        );
     }
 
     #[test]
