@@ -36,7 +36,9 @@
 //!   capture can have landed, and by then, for a capture made before a pawn's single step
 //!   ([`ReasonCode::CaptureUnmatched`]), and, where a side's pawns need all but a few of the
 //!   captures it made, the other side's pawns that died on their files matched with the files
-//!   those captures can have landed on ([`ReasonCode::LedgerUnmatched`]);
+//!   those captures can have landed on ([`ReasonCode::LedgerUnmatched`]), and the white and black
+//!   pawns of a file no account uses, which got by each other only if one left it or died on it,
+//!   given the captures that takes ([`ReasonCode::LedgerLockedFile`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -100,7 +102,7 @@ pub struct AnalyzerOptions {
     /// board can leave, which says which pawns are missing and how far they can have strayed);
     /// off, the missing pawns may have started on any free start file.
     pub pawn_accounts: bool,
-    /// The history ledger ([`ReasonCode::LedgerUnmatched`]).
+    /// The history ledger ([`ReasonCode::LedgerUnmatched`], [`ReasonCode::LedgerLockedFile`]).
     pub ledger: bool,
 }
 

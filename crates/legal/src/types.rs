@@ -149,6 +149,11 @@ reason_codes! {
     /// died there, more of them than those captures and the few others can have taken (the
     /// history ledger, issue 25).
     LedgerUnmatched = "ledger_unmatched",
+    /// Neither side has a capture to spare beyond those its pawns' walks need, so a white and a
+    /// black pawn of one file that no account of the pawns uses never left it and could not
+    /// pass each other: one of them died on it as a pawn, where no capture of the other side
+    /// can have landed (the history ledger, issue 25).
+    LedgerLockedFile = "ledger_locked_file",
     /// A promoted rook or queen on the board cannot have been promoted beside a king that never
     /// moved (it would have checked it with no answer), and the promotion squares left need more
     /// captures than the missing units allow.
@@ -292,6 +297,7 @@ mod tests {
             "captures_unaccounted",
             "capture_unmatched",
             "ledger_unmatched",
+            "ledger_locked_file",
             "promotion_checked_frozen_king",
             "tempo",
         ];

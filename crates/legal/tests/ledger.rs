@@ -130,7 +130,7 @@ fn the_reason_names_the_files_as_a_composer_would() {
         LedgerUnmatched,
     );
     assert!(
-        message.contains("landed only on the b-, c-, d-, e-, f- and g-files"),
+        message.contains("landed only on the c-, d-, e-, f- and g-files"),
         "{message}"
     );
 }
@@ -165,4 +165,34 @@ fn a_promotion_needs_captures_where_the_missing_units_stood() {
     // And the problem itself, either side to move.
     legal_both_ways("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrP1/kBRNnrbK b - -");
     legal_both_ways("7n/ppp1pp1p/2p3p1/8/8/2PPPP2/1PRQqrP1/kBRNnrbK w - -");
+}
+
+/// The bishops of f1 and f8, hemmed in by pawns that never moved, died at home to pieces; White's
+/// g6, h6 and h7 (its h-pawn and its c- and d-pawns) need the eight captures left to its pawns,
+/// Black's h5 and h2 (its h-pawn, which left the h-file and came back past the white one, and its
+/// c-pawn) the seven left to Black's. So the a- and b-pawns of both colours never left their
+/// files and could not pass: one pawn of each file died on it, where neither side's captures
+/// landed. (Taken back from r2-D-014, White's wrong last move g2-g3.)
+#[test]
+fn pawns_locked_on_their_file_need_a_capture_there() {
+    let fen = "7k/3pp1pP/6PP/5pKp/7B/8/4PPPp/8 w - -";
+    let message = illegal_both_ways(fen, LedgerLockedFile);
+    for part in [
+        "White made 8 captures and Black 7",
+        "pawns from the a- and b-files never left them",
+        "Black's only on the d-, e-, f-, g- and h-files",
+    ] {
+        assert!(message.contains(part), "{part:?} not in {message}");
+    }
+    // Near misses: the published position (the g-pawn on g3 lets the f1 bishop out, so Black
+    // has a capture to spare), the one before the published last move Kf4-g5, and the trigger
+    // without the white bishop: Black then has one capture to spare, and its a-pawn's a3xb2,
+    // landing beside the a-file, takes the white b-pawn on its file, which settles both files.
+    for near in [
+        "7k/3pp1pP/6PP/5pKp/7B/6P1/4PP1p/8 w - -",
+        "7k/3pp1pP/6PP/5p1p/5K1B/6P1/4PP1p/8 w - -",
+        "7k/3pp1pP/6PP/5pKp/8/8/4PPPp/8 w - -",
+    ] {
+        legal_both_ways(near);
+    }
 }

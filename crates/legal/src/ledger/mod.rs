@@ -52,6 +52,8 @@
 
 use shakmaty::{Bitboard, ByColor, Color, File, Rank};
 
+mod locked;
+
 use crate::accounting::items::{items, Item, Place};
 use crate::known::Known;
 use crate::promotion::{walls_walks, Walks, NONE, NO_WALK};
@@ -68,6 +70,9 @@ const ASSIGNMENT_LIMIT: usize = 256;
 /// The most combinations (a pair of assignments and a choice of the pawns that left) weighed;
 /// beyond them the ledger gives up.
 const COMBINATION_LIMIT: u32 = 20_000;
+
+/// The most slots of one item, or captures to spare, listed (see [`slots_of`]).
+const SLOTS: u32 = 16;
 
 /// One side's pawns given start files: the file of each item, and the captures at `base` cost.
 #[derive(Clone, Copy, Debug)]
@@ -95,21 +100,51 @@ struct Witness {
     passed: bool,
 }
 
-/// Appends a [`ReasonCode::LedgerUnmatched`] reason if some side's pawns need all but a few of
+/// What a failing combination of pawns locked on their files says, for the message.
+#[derive(Clone, Copy, Debug)]
+struct Locked {
+    /// The files whose two pawns never left them, a bit per file.
+    files: u8,
+    /// The files where each side's captures can have landed, a bit per file.
+    landed: ByColor<u8>,
+    /// The captures each side made, less those its pieces made in pens.
+    captures: ByColor<u32>,
+    /// The captures each side has beyond those its pawns' walks need.
+    spare: ByColor<u32>,
+}
+
+/// How every combination failed: the taker's captures cannot take the victim's dead pawns, or
+/// (in some combination) a file's two locked pawns cannot have died there.
+#[derive(Clone, Copy, Debug)]
+enum Failure {
+    /// The plain matching of the victim's dead pawns failed in every combination.
+    Unmatched(Witness),
+    /// Some combination failed only for pawns locked on their files.
+    Locked(Locked),
+}
+
+/// Appends a [`ReasonCode::LedgerUnmatched`] or [`ReasonCode::LedgerLockedFile`] reason if some side's pawns need all but a few of
 /// the captures it made, and those cannot each have taken a pawn of the other side that died
 /// on its file.
 pub(crate) fn ledger(known: &Known<'_>, out: &mut Reasons) {
     for taker in Color::ALL {
-        if let Some(w) = side(known, taker) {
-            out.add_built(ReasonCode::LedgerUnmatched, || reason(taker, &w));
-            return;
+        match side(known, taker) {
+            Some(Failure::Unmatched(w)) => {
+                out.add_built(ReasonCode::LedgerUnmatched, || reason(taker, &w));
+                return;
+            }
+            Some(Failure::Locked(l)) => {
+                out.add_built(ReasonCode::LedgerLockedFile, || locked_reason(&l));
+                return;
+            }
+            None => {}
         }
     }
 }
 
 /// The witness that `taker`'s captures, all made by its pawns, cannot have taken the victim's
 /// pawns that died as pawns; `None` when some combination fits or the ledger gives up.
-fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
+fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
     let victim = taker.other();
     let mut budget = ByColor { white: 0, black: 0 };
     *budget.get_mut(taker) = known.missing(victim).checked_sub(known.by_pieces(taker))?;
@@ -138,8 +173,10 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
         black: assignments(items.get(Color::Black), budget.black)?,
     };
     let walks = walls_walks(victim, known.statics, known.walks);
+    let taker_walks = walls_walks(taker, known.statics, known.walks);
     let mut combinations = 0u32;
     let mut witness = None;
+    let mut locked_witness = None;
     for a in assignments.get(Color::White) {
         for b in assignments.get(Color::Black) {
             let pairs = passing_pairs(&items, a, b);
@@ -167,35 +204,107 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Witness> {
                     // More pawns died as pawns than units are missing: no game, whatever the rest.
                     continue;
                 }
-                if free as usize >= dead.len() {
-                    // The captures to spare can take every dead pawn.
+                // The captures to spare can take every dead pawn, or the taker's slots can.
+                let slots = (free as usize) < dead.len() || locked::files(a.used, b.used) != 0;
+                let slots = if slots {
+                    slots_of(items.get(taker), own, charges.get(taker), free)
+                } else {
+                    Vec::new()
+                };
+                let plain = (free as usize) >= dead.len() || {
+                    count_weighed();
+                    matches(&dead, &slots)
+                };
+                if !plain {
+                    witness.get_or_insert(Witness {
+                        dead: dead.iter().fold(0, |m, d| m | d.0),
+                        landed: landed(&slots),
+                        captures: *budget.get(taker),
+                        pens: known.by_pieces(taker),
+                        free,
+                        passed: !pairs.is_empty(),
+                    });
+                    continue;
+                }
+                let lock = locked::files(a.used, b.used);
+                if lock == 0 {
                     return None;
                 }
-                let slots = slots(items.get(taker), own, charges.get(taker), free);
-                count_weighed();
-                if matches(&dead, &slots) {
+                let own_dead = dead_pawns(taker, own.used, free, &taker_walks);
+                // A file whose pawn is already proven dead on it (it cannot promote) is settled
+                // by that death: the lock asks nothing more there.
+                let start_files = |d: &[(u8, u8)]| d.iter().fold(0u8, |m, x| m | x.0);
+                let lock = lock & !start_files(&dead) & !start_files(&own_dead);
+                if lock == 0 {
                     return None;
                 }
-                witness.get_or_insert(Witness {
-                    dead: dead.iter().fold(0, |m, d| m | d.0),
-                    landed: slots
-                        .iter()
-                        .filter(|&&s| s != u8::MAX)
-                        .fold(0, |m, &s| m | s),
-                    captures: *budget.get(taker),
-                    pens: known.by_pieces(taker),
-                    free,
-                    passed: !pairs.is_empty(),
+                let other_slots = slots_of(items.get(victim), other, charges.get(victim), spare);
+                let victim_deaths = locked::Deaths {
+                    dead: &dead,
+                    slots: &slots,
+                };
+                let taker_deaths = locked::Deaths {
+                    dead: &own_dead,
+                    slots: &other_slots,
+                };
+                let (white, black) = if taker.is_white() {
+                    (taker_deaths, victim_deaths)
+                } else {
+                    (victim_deaths, taker_deaths)
+                };
+                count_locked();
+                if locked::fits(lock, white, black) {
+                    return None;
+                }
+                locked_witness.get_or_insert(Locked {
+                    files: lock,
+                    landed: ByColor {
+                        white: landed(if taker.is_white() {
+                            &slots
+                        } else {
+                            &other_slots
+                        }),
+                        black: landed(if taker.is_white() {
+                            &other_slots
+                        } else {
+                            &slots
+                        }),
+                    },
+                    captures: budget,
+                    spare: if taker.is_white() {
+                        ByColor {
+                            white: free,
+                            black: spare,
+                        }
+                    } else {
+                        ByColor {
+                            white: spare,
+                            black: free,
+                        }
+                    },
                 });
             }
         }
     }
-    witness
+    match (locked_witness, witness) {
+        (Some(l), _) => Some(Failure::Locked(l)),
+        (None, Some(w)) => Some(Failure::Unmatched(w)),
+        (None, None) => None,
+    }
+}
+
+/// The files (a bit per file) where some of `slots` can have landed.
+fn landed(slots: &[u8]) -> u8 {
+    slots
+        .iter()
+        .filter(|&&s| s != u8::MAX)
+        .fold(0, |m, &s| m | s)
 }
 
 #[cfg(test)]
 thread_local! {
     static WEIGHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static LOCKED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Counts one combination whose dead pawns were matched with the taker's captures (in unit
@@ -203,6 +312,12 @@ thread_local! {
 fn count_weighed() {
     #[cfg(test)]
     WEIGHED.with(|w| w.set(w.get() + 1));
+}
+
+/// Counts one combination whose locked files were weighed (in unit tests).
+fn count_locked() {
+    #[cfg(test)]
+    LOCKED.with(|w| w.set(w.get() + 1));
 }
 
 /// Whether pawns of both sides can have passed each other on some file: both sides have a pawn
@@ -315,10 +430,11 @@ fn charges(
 
 /// The taker's captures, one per unit of each item's charge, each as the files (a bit per file)
 /// where it can have landed: within `|f - g| + |f - e| <= c + free` of the start file `g` and an
-/// end file `e` (an item may have made up to `free` captures beyond its charge), and `free` more
-/// that can have landed anywhere (by a piece, a pawn no longer on the board, or an item beyond
-/// its charge).
-fn slots(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
+/// end file `e` (an item may have made up to `free` captures beyond its charge), on `g` itself
+/// only with two more (a capture lands on the start file only once the pawn left it and came
+/// back), and `free` more that can have landed anywhere (by a piece, a pawn no longer on the
+/// board, or an item beyond its charge).
+fn slots_of(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let c = charges[i];
@@ -334,19 +450,24 @@ fn slots(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8
         let g = i32::from(asg.files[i]);
         let mut mask = 0u8;
         for f in 0..8i32 {
-            let reach = (0..8i32)
-                .filter(|e| ends & 1 << e != 0)
-                .any(|e| ((f - g).abs() + (f - e).abs()) as u32 <= c.saturating_add(free));
+            let reach = (0..8i32).filter(|e| ends & 1 << e != 0).any(|e| {
+                // A capture lands on the start file only once the pawn left it and came
+                // back: two captures beyond the distance to its end.
+                let back = if f == g { 2 } else { 0 };
+                ((f - g).abs() + (f - e).abs() + back) as u32 <= c.saturating_add(free)
+            });
             if reach {
                 mask |= 1 << f;
             }
         }
-        // At most eight dead pawns take a slot: more slots of one item change nothing.
-        for _ in 0..c.min(8) {
+        // At most twelve dead pawns take a slot (eight proven, four of locked files, see
+        // [`locked`]) and four captures to spare are spent leaving locked files: more slots of
+        // one item, or more to spare, change nothing.
+        for _ in 0..c.min(SLOTS) {
             out.push(mask);
         }
     }
-    out.extend(std::iter::repeat_n(u8::MAX, free.min(8) as usize));
+    out.extend(std::iter::repeat_n(u8::MAX, free.min(SLOTS) as usize));
     out
 }
 
@@ -481,6 +602,55 @@ fn reason(taker: Color, w: &Witness) -> Reason {
     )
 }
 
+/// The [`ReasonCode::LedgerLockedFile`] reason.
+fn locked_reason(l: &Locked) -> Reason {
+    let count = l.files.count_ones();
+    let (pair, them, one) = if count == 1 {
+        ("the white and the black pawn", "it", "one of them was")
+    } else {
+        (
+            "the white and the black pawns",
+            "them",
+            "one pawn of each file was",
+        )
+    };
+    let (need, how) = if l.spare.white == 0 && l.spare.black == 0 {
+        (
+            "need every one of them".to_string(),
+            format!(
+                "never left {them} and could not pass each other: {one} captured as a pawn on \
+                 its file"
+            ),
+        )
+    } else {
+        (
+            format!(
+                "need all but {} of White's and {} of Black's",
+                l.spare.white, l.spare.black
+            ),
+            format!(
+                "could pass each other only if one of them left by one of those, landing beside \
+                 {them}, or {one} captured as a pawn on its file; no such choice fits"
+            ),
+        )
+    };
+    Reason::new(
+        ReasonCode::LedgerLockedFile,
+        format!(
+            "White made {} capture{} and Black {} beyond those its pieces made of originals shut \
+             in at home, and the walks of their pawns from their start files {need}, so {pair} \
+             from {} {how}; but White's captures landed only on {}, Black's only on {}",
+            l.captures.white,
+            plural(l.captures.white),
+            l.captures.black,
+            files_words(l.files),
+            files_words(l.landed.white),
+            files_words(l.landed.black),
+        ),
+        Bitboard::EMPTY,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use shakmaty::{Move, Role};
@@ -507,7 +677,7 @@ mod tests {
                 positions += 1;
                 let a = analyzer.analyze(&pos);
                 assert!(
-                    !a.has(ReasonCode::LedgerUnmatched),
+                    !a.has(ReasonCode::LedgerUnmatched) && !a.has(ReasonCode::LedgerLockedFile),
                     "false illegal (seed {seed}): {} {:?}",
                     pos.fen(),
                     a.reasons
@@ -545,13 +715,20 @@ mod tests {
             .and_then(|v| v.parse().ok())
             .unwrap_or(if cfg!(debug_assertions) { 20 } else { 3000 });
         let before = WEIGHED.with(std::cell::Cell::get);
+        let locked_before = LOCKED.with(std::cell::Cell::get);
         let positions = never_false_on(games, |seed| {
             retrace_testkit::random_game_with(seed, 30 + (seed as usize * 13) % 170, weight)
         });
         let weighed = WEIGHED.with(std::cell::Cell::get) - before;
-        eprintln!("{positions} positions, {weighed} combinations weighed by the ledger");
+        let locked = LOCKED.with(std::cell::Cell::get) - locked_before;
+        eprintln!(
+            "{positions} positions, {weighed} combinations weighed by the ledger, {locked} with \
+             pawns locked on their files"
+        );
         // The matching of dead pawns with the pawns' captures really ran on legal positions.
         assert!(cfg!(debug_assertions) || weighed > 100, "{weighed} weighed");
+        // And the locked files were weighed on legal positions, never calling one illegal.
+        assert!(cfg!(debug_assertions) || locked > 100, "{locked} locked");
     }
 
     /// Plain random games.
@@ -568,6 +745,28 @@ mod tests {
         assert_eq!(files_words(0b1_0000), "the e-file");
         assert_eq!(files_words(0b110), "the b- and c-files");
         assert_eq!(files_words(0b1100_0110), "the b-, c-, g- and h-files");
+    }
+
+    #[test]
+    fn a_capture_lands_on_the_start_file_only_after_a_round_trip() {
+        use crate::pawn_items::Cost;
+        let item = Item {
+            place: Place::Board(shakmaty::Square::C3),
+            costs: [Cost { base: 0, leave: 1 }; 8],
+        };
+        let from_e = Assignment {
+            files: [4, 0, 0, 0, 0, 0, 0, 0],
+            used: 1 << 4,
+        };
+        // From the e-file to c3 in two captures: they landed on the d- and c-files.
+        assert_eq!(slots_of(&[item], &from_e, &[2], 0), vec![0b1100, 0b1100]);
+        // With two more, one may have landed back on the e-file (or on the b- or f-file).
+        assert_eq!(slots_of(&[item], &from_e, &[4], 0)[0], 0b11_1110);
+        // A capture to spare is not enough for the round trip (it may land anywhere itself).
+        assert_eq!(
+            slots_of(&[item], &from_e, &[2], 1),
+            vec![0b1100, 0b1100, u8::MAX]
+        );
     }
 
     #[test]
