@@ -5,8 +5,8 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
 use crate::{
-    material::Promoted, pawn_items::ItemsMemo, promotion::WalkCache, statics::Statics,
-    types::Captures,
+    accounting::LateMemo, material::Promoted, pawn_items::ItemsMemo, promotion::WalkCache,
+    statics::Statics, types::Captures,
 };
 
 /// What the earlier rules deduced, as the later ones (the order of events, the accounting)
@@ -24,6 +24,8 @@ pub(crate) struct Known<'a> {
     pub walks: &'a WalkCache,
     /// The pawns each side must account for, once computed ([`crate::accounting::items`]).
     pub items: &'a ItemsMemo,
+    /// The analyser's memo of the late promotions' walks and floods.
+    pub late: &'a LateMemo,
 }
 
 impl Known<'_> {
@@ -60,5 +62,6 @@ pub(crate) fn with_known<R>(
         captures: &captures,
         walks: &walks,
         items: &Default::default(),
+        late: &LateMemo::default(),
     })
 }

@@ -129,6 +129,8 @@ pub struct Analyzer {
     fixed: statics::FixedCache,
     /// Pawns' walks to the promotion squares, by the walls and pawn moves they go round.
     walks: promotion::WalkCache,
+    /// The late promotions' walks and floods, by the pawns and units that never moved they read.
+    late: accounting::LateMemo,
     options: AnalyzerOptions,
 }
 
@@ -152,6 +154,7 @@ impl Analyzer {
             pawns: pawns::PawnCache::new(),
             fixed: statics::FixedCache::default(),
             walks: promotion::WalkCache::default(),
+            late: accounting::LateMemo::default(),
             options,
         }
     }
@@ -239,6 +242,7 @@ impl Analyzer {
             captures: &analysis.captures,
             walks: &self.walks,
             items: &Default::default(),
+            late: &self.late,
         };
         history::reasons(&known, out);
         let options = self.options;

@@ -153,7 +153,22 @@ fn starts_of(maps: &Maps, role: Role) -> &[[u8; 64]] {
 /// The fewest moves the units of `role` on `squares` need, when each start square of the kind
 /// supplies at most one of them and the others are promoted.
 fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
+    // The common cases first (this runs for every role of both sides at every node).
+    let Some(first) = squares.first() else {
+        return 0;
+    };
     let starts = starts_of(maps, role);
+    if !squares.more_than_one() {
+        let nearest = starts
+            .iter()
+            .map(|start| start[first.to_usize()])
+            .min()
+            .unwrap_or(FAR);
+        return match (role, nearest) {
+            (Role::King, moves) => u32::from(moves),
+            (_, moves) => u32::from(moves).min(PROMOTION_MOVES),
+        };
+    }
     let promoted = if role == Role::King {
         // A king is never promoted: one its start cannot reach is unreachable.
         u32::from(FAR)

@@ -96,7 +96,7 @@ use super::late::{self, promotes_within};
 use super::timing::{self, Moves};
 use crate::history;
 use crate::known::Known;
-use crate::pawns::assignment_table_of;
+use crate::pawns::{assignment_table_of, FILES_IN};
 use crate::promotion::{landing_walks, walls_walks, walls_walks_around, Walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
@@ -463,7 +463,7 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
     let mut out: Vec<(Vec<Victim>, Option<u32>)> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
         let c = u32::from(c);
-        if used.count_ones() as usize != list.len() || c > budget {
+        if usize::from(FILES_IN[used]) != list.len() || c > budget {
             continue;
         }
         let spare = budget - c;
@@ -856,7 +856,7 @@ fn promotes_in_accounts(known: &Known<'_>, color: Color, landing: Bitboard) -> b
     let Some(spare) = spare(known, color) else {
         return true;
     };
-    let walks = landing_walks(color, known.statics, landing);
+    let walks = landing_walks(color, known.statics, landing, known.walks);
     if !promotes_from_free_file(known, color, &walks, spare) {
         return false;
     }
@@ -866,7 +866,7 @@ fn promotes_in_accounts(known: &Known<'_>, color: Color, landing: Bitboard) -> b
     let pawns = known.pos.board().by_piece(color.pawn()).count() as u32;
     table.iter().enumerate().any(|(used, &c)| {
         let c = u32::from(c);
-        used.count_ones() == pawns
+        u32::from(FILES_IN[used]) == pawns
             && c <= budget
             && File::ALL.into_iter().any(|g| {
                 used & 1 << g as usize == 0

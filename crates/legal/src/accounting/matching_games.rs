@@ -398,3 +398,44 @@ fn late_promotions_of_played_games() {
     eprintln!("{counts:?}");
     assert!(counts.late_promoted > 0, "{counts:?}");
 }
+
+/// The analyser's memo of the late promotions ([`late::LateMemo`]) changes no answer: along the
+/// games of [`frozen_kings_game`], one memo kept across every position gives [`late::late`] the
+/// answer a fresh memo gives, for every side, file, spare count and walls.
+#[test]
+fn the_late_memo_answers_as_a_fresh_one() {
+    let games = if cfg!(debug_assertions) { 10 } else { 200 };
+    let shared = late::LateMemo::default();
+    let (mut asked, mut placed) = (0u64, 0u64);
+    let mut cache = PawnCache::new();
+    for seed in 0..games {
+        for chess in &frozen_kings_game(seed).positions {
+            let pos = retrace_testkit::retro_position(chess);
+            with_known(&pos, &mut cache, |fresh| {
+                let kept = Known {
+                    late: &shared,
+                    ..*fresh
+                };
+                for victim in Color::ALL {
+                    let walls = late::check_walls(fresh, victim);
+                    let walks = walls_walks_around(victim, fresh.statics, walls, fresh.walks);
+                    for g in File::ALL {
+                        for spare in 0..4 {
+                            let region = pawn_region_from(fresh, victim, g, spare);
+                            let answer = late::late(fresh, victim, g, spare, walls, &walks, region);
+                            let memo = late::late(&kept, victim, g, spare, walls, &walks, region);
+                            assert_eq!(answer, memo, "{} {victim:?} {g:?} {spare}", pos.fen());
+                            asked += 1;
+                            placed += u64::from(answer.is_some());
+                        }
+                    }
+                }
+            });
+        }
+    }
+    eprintln!("{asked} asked, {placed} placed");
+    assert!(
+        cfg!(debug_assertions) || placed > 1_000,
+        "only {placed} placed"
+    );
+}

@@ -42,6 +42,7 @@ use shakmaty::{Bitboard, ByColor, Color, File};
 
 use self::accounts::{accounts, Account};
 use self::items::{items, sort_for_enumeration, Item, Place};
+pub(crate) use self::late::LateMemo;
 pub(crate) use self::matching::unmatched_captures;
 use crate::known::Known;
 use crate::promotion::{missing_only, NONE};
