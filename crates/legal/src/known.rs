@@ -5,8 +5,12 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
 use crate::{
-    accounting::LateMemo, material::Promoted, pawn_items::ItemsMemo, promotion::WalkCache,
-    statics::Statics, types::Captures,
+    accounting::{LateMemo, OrdersMemo},
+    material::Promoted,
+    pawn_items::ItemsMemo,
+    promotion::WalkCache,
+    statics::Statics,
+    types::Captures,
 };
 
 /// What the earlier rules deduced, as the later ones (the order of events, the accounting)
@@ -26,6 +30,8 @@ pub(crate) struct Known<'a> {
     pub items: &'a ItemsMemo,
     /// The analyser's memo of the late promotions' walks and floods.
     pub late: &'a LateMemo,
+    /// The analyser's memo of the capture matching's crossings and their order.
+    pub orders: &'a OrdersMemo,
 }
 
 impl Known<'_> {
@@ -63,5 +69,6 @@ pub(crate) fn with_known<R>(
         walks: &walks,
         items: &Default::default(),
         late: &LateMemo::default(),
+        orders: &OrdersMemo::default(),
     })
 }

@@ -131,6 +131,8 @@ pub struct Analyzer {
     walks: promotion::WalkCache,
     /// The late promotions' walks and floods, by the pawns and units that never moved they read.
     late: accounting::LateMemo,
+    /// The capture matching's crossings and their order, by the pawns they read.
+    orders: accounting::OrdersMemo,
     options: AnalyzerOptions,
 }
 
@@ -155,6 +157,7 @@ impl Analyzer {
             fixed: statics::FixedCache::default(),
             walks: promotion::WalkCache::default(),
             late: accounting::LateMemo::default(),
+            orders: accounting::OrdersMemo::default(),
             options,
         }
     }
@@ -243,6 +246,7 @@ impl Analyzer {
             walks: &self.walks,
             items: &Default::default(),
             late: &self.late,
+            orders: &self.orders,
         };
         history::reasons(&known, out);
         let options = self.options;

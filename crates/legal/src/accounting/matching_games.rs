@@ -439,3 +439,43 @@ fn the_late_memo_answers_as_a_fresh_one() {
         "only {placed} placed"
     );
 }
+
+/// The analyser's memos ([`late::LateMemo`], [`super::OrdersMemo`], with its other caches)
+/// change no verdict: one analyser kept across the positions one retraction before those of
+/// played games (many of them illegal, the capture matching among the reasons) gives each the
+/// reasons a fresh analyser gives.
+#[test]
+fn a_kept_analyser_answers_as_a_fresh_one() {
+    let games = if cfg!(debug_assertions) { 4 } else { 120 };
+    let mut kept = crate::Analyzer::new();
+    let (mut positions, mut unmatched) = (0u64, 0u64);
+    for seed in 0..games {
+        for game in [frozen_kings_game(seed), game(seed, 120)] {
+            for chess in game.positions.iter().step_by(3) {
+                let pos = retrace_testkit::retro_position(chess);
+                for r in pos.retractions().into_iter().take(24) {
+                    let before = pos.retract(r);
+                    let codes = |a: crate::Analysis| -> Vec<_> {
+                        a.reasons
+                            .iter()
+                            .map(|r| (r.code, r.message.clone()))
+                            .collect()
+                    };
+                    let fresh = codes(crate::Analyzer::new().analyze_here(&before));
+                    assert_eq!(codes(kept.analyze_here(&before)), fresh, "{}", before.fen());
+                    positions += 1;
+                    unmatched += u64::from(
+                        fresh
+                            .iter()
+                            .any(|(c, _)| *c == crate::ReasonCode::CaptureUnmatched),
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{positions} positions, {unmatched} with unmatched captures");
+    assert!(
+        cfg!(debug_assertions) || unmatched > 100,
+        "only {unmatched}"
+    );
+}
