@@ -8,7 +8,9 @@
 //! original walled in by them, stood there throughout the game, so no unit ever passed, entered or
 //! captured there. A unit that no start square of its kind reaches (or more units of a kind than
 //! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn.
-//! Every missing enemy unit was captured by a move of the side, which may be one of those moves.
+//! Every missing enemy unit was captured by a move of the side, which may be one of those moves;
+//! those its pawns on the board did not make were made by its other units, in moves of theirs
+//! that may be the ones counted for them, on top of the pawns' moves ([`crate::capture_moves`]).
 //!
 //! Where the missing units were captured adds to their own side's count: a pawn on the board that
 //! changed files captured on the files between, at ranks its advance allows, and what it took
@@ -20,6 +22,8 @@
 
 use retrace_legal::pawn;
 use retrace_unmove::RetroPosition;
+
+use crate::capture_moves::PawnCaptures;
 use shakmaty::{attacks, Bitboard, ByColor, CastlingSide, Color, File, Rank, Role, Square};
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
@@ -272,9 +276,12 @@ type CaptureSlot = ((Color, Bitboard, Bitboard, bool, bool), u32);
 pub(crate) struct Bound {
     /// Whether the bound counts where the captured units were taken ([`Bound::captured_units_moves`]).
     capture_squares: bool,
+    /// Whether the captures the pawns on the board did not make are counted as moves of the rest
+    /// ([`crate::capture_moves`]).
+    capture_moves: bool,
     maps: Vec<Slot>,
-    /// The moves of the pawns of each side, White's slots first.
-    pawns: Vec<Option<(Bitboard, u32)>>,
+    /// The moves of the pawns of each side by their captures, White's slots first.
+    pawns: Vec<Option<(Bitboard, PawnCaptures)>>,
     captures: Vec<Option<CaptureSlot>>,
 }
 
@@ -283,10 +290,18 @@ impl Bound {
     pub(crate) fn new(capture_squares: bool) -> Bound {
         Bound {
             capture_squares,
+            capture_moves: true,
             maps: Vec::new(),
             pawns: Vec::new(),
             captures: Vec::new(),
         }
+    }
+
+    /// The bound without the captures counted as moves ([`crate::capture_moves`]), to measure it.
+    #[cfg(test)]
+    pub(crate) fn without_capture_moves(mut self) -> Bound {
+        self.capture_moves = false;
+        self
     }
 
     /// A lower bound on the moves each side made to bring its units from the initial array to
@@ -309,7 +324,8 @@ impl Bound {
                 .into_iter()
                 .map(|role| role_moves(maps.get(color), role, ours & board.by_role(role)))
                 .fold(0u32, u32::saturating_add);
-            let pawns = self.pawn_moves(color, ours & board.pawns());
+            let table = self.pawn_captures(color, ours & board.pawns());
+            let pawns = table.fewest().unwrap_or(u32::from(FAR));
             let captured = if self.capture_squares {
                 let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
                 let enemy_pawns = board.by_color(color.other()) & board.pawns();
@@ -323,27 +339,30 @@ impl Bound {
             } else {
                 0
             };
-            let moves = pieces.saturating_add(pawns).saturating_add(captured);
+            let rest = pieces.saturating_add(captured);
             let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
+            let moves = match table.moves_with(rest, missing) {
+                Some(moves) if self.capture_moves => moves,
+                _ => pawns.saturating_add(rest),
+            };
             moves.max(missing)
         });
         self.maps[slot] = Some((walls, maps));
         needed
     }
 
-    /// The fewest moves `color`'s pawns on `pawns` made ([`retrace_legal::pawn_moves_needed`]),
-    /// far beyond any game when no assignment to start files exists.
-    fn pawn_moves(&mut self, color: Color, pawns: Bitboard) -> u32 {
+    /// The fewest moves `color`'s pawns on `pawns` made by the captures they made
+    /// ([`PawnCaptures`]; with none required, [`retrace_legal::pawn_moves_needed`]).
+    fn pawn_captures(&mut self, color: Color, pawns: Bitboard) -> PawnCaptures {
         let slot =
             slot_of(u64::from(pawns), PAWN_SLOTS) + if color.is_white() { 0 } else { PAWN_SLOTS };
         let cache = slots(&mut self.pawns, 2 * PAWN_SLOTS);
         match cache[slot] {
-            Some((key, moves)) if key == pawns => moves,
+            Some((key, table)) if key == pawns => table,
             _ => {
-                let moves =
-                    retrace_legal::pawn_moves_needed(color, pawns).unwrap_or(u32::from(FAR));
-                cache[slot] = Some((pawns, moves));
-                moves
+                let table = PawnCaptures::new(color, pawns);
+                cache[slot] = Some((pawns, table));
+                table
             }
         }
     }
@@ -423,6 +442,7 @@ mod tests {
         let (mut castled, mut promoted, mut walled) = (0, 0, 0);
         let (mut checked, mut tightened) = (0, 0);
         let (mut with, mut without) = (Bound::new(true), Bound::new(false));
+        let (mut raised, mut plain) = (0, Bound::new(true).without_capture_moves());
         for seed in 0..4_000 {
             let game = random_game(seed, 80);
             castled += game
@@ -444,6 +464,7 @@ mod tests {
                 let walls = retrace_legal::permanent_squares(&retro);
                 walled += usize::from((walls & !pos.board().pawns()).any());
                 tightened += usize::from(bound != without.moves_needed(&retro));
+                raised += usize::from(bound != plain.moves_needed(&retro));
                 checked += 1;
             }
         }
@@ -454,6 +475,14 @@ mod tests {
         assert!(
             tightened > 1_000,
             "the capture squares raised the bound only {tightened} times"
+        );
+        // So do the captures the pawns did not make.
+        eprintln!(
+            "{checked} positions: capture squares raised {tightened}, captures as moves {raised}"
+        );
+        assert!(
+            raised > 1_000,
+            "the captures as moves raised the bound only {raised} times"
         );
         assert!(checked > 100_000);
     }
@@ -506,6 +535,29 @@ mod tests {
         // The near miss: with b2 at home and c2 gone, the c3 pawn came straight and took nothing.
         let straight = needed("rnb1kbnr/pppp1ppp/4p3/8/8/2P5/PP1PPPPP/RNBQKBNR b - -");
         assert_eq!(straight.black, 1);
+    }
+
+    /// Black misses three units and White's one pawn that moved, on e3, took none of them (it
+    /// advanced one rank on its file): the pieces made the three captures, three moves besides
+    /// the pawn's (as in 1.e3, then Nf3 and two more captures by pieces that come back): four.
+    /// The pieces' paths alone cost one (Nf3), which the bound without the term added to the
+    /// pawn's move, or it counted the three captures alone.
+    #[test]
+    fn captures_the_pawns_did_not_make_are_moves_of_the_pieces() {
+        let fen = "r2qkb1r/pppppppp/8/8/8/4PN2/PPPP1PPP/RNBQKB1R b KQkq -";
+        let pos = RetroPosition::from_fen(fen).expect("FEN");
+        assert_eq!(moves_needed(&pos).white, 4);
+        let plain = Bound::new(true).without_capture_moves().moves_needed(&pos);
+        assert_eq!(plain.white, 3);
+        // The colours swapped: Black's four.
+        let swapped = needed("rnbqkb1r/pppp1ppp/4pn2/8/8/8/PPPPPPPP/R2QKB1R w KQkq -");
+        assert_eq!(swapped.black, 4);
+        // The near miss: a pawn on e4 may have come e2xd3xe4 with two of the captures, in the
+        // two moves that the double step and one capture by a piece also take: three.
+        assert_eq!(
+            needed("r2qkb1r/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -").white,
+            3
+        );
     }
 
     #[test]
