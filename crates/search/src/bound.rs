@@ -197,6 +197,26 @@ fn role_moves(maps: &Maps, role: Role, squares: Bitboard) -> u32 {
     promoted * squares.count() as u32 - best_saving
 }
 
+/// The moves one unit of a side made, at least, to capture the enemy originals that never moved
+/// from `homes` (see [`retrace_legal::permanent_squares_and_home_captures`]): each was taken on
+/// its home square, on the side's promotion rank, by a move onto it, of an original piece from
+/// its start along the shortest paths of `maps` (around the permanent squares, which never
+/// moved), or of a pawn that promoted there or before ([`PROMOTION_MOVES`] at least). Those are
+/// moves of the side's units other than its pawns on the board (a pawn on the board never
+/// stood on its promotion rank), which its other terms count together, so the bound takes the
+/// larger, never the sum.
+fn home_capture_moves(maps: &Maps, homes: Bitboard) -> u32 {
+    homes
+        .into_iter()
+        .map(|h| {
+            maps.iter()
+                .map(|map| u32::from(map[h.to_usize()]))
+                .fold(PROMOTION_MOVES, u32::min)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// Slots of the cache of pawn moves, per side (a power of two).
 const PAWN_SLOTS: usize = 1 << 10;
 
@@ -309,7 +329,7 @@ impl Bound {
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
         let board = pos.board();
-        let walls = retrace_legal::permanent_squares(pos);
+        let (walls, home_captures) = retrace_legal::permanent_squares_and_home_captures(pos);
         let slot = slot_of(u64::from(walls), SLOTS);
         let hit = matches!(&slots(&mut self.maps, SLOTS)[slot], Some((key, _)) if *key == walls);
         if !hit {
@@ -339,7 +359,11 @@ impl Bound {
             } else {
                 0
             };
-            let rest = pieces.saturating_add(captured);
+            let mut rest = pieces.saturating_add(captured);
+            if self.capture_moves {
+                let homes = *home_captures.get(color.other());
+                rest = rest.max(home_capture_moves(maps.get(color), homes));
+            }
             let missing = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
             let moves = match table.moves_with(rest, missing) {
                 Some(moves) if self.capture_moves => moves,
@@ -443,6 +467,7 @@ mod tests {
         let (mut checked, mut tightened) = (0, 0);
         let (mut with, mut without) = (Bound::new(true), Bound::new(false));
         let (mut raised, mut plain) = (0, Bound::new(true).without_capture_moves());
+        let mut at_home = 0;
         for seed in 0..4_000 {
             let game = random_game(seed, 80);
             castled += game
@@ -465,6 +490,8 @@ mod tests {
                 walled += usize::from((walls & !pos.board().pawns()).any());
                 tightened += usize::from(bound != without.moves_needed(&retro));
                 raised += usize::from(bound != plain.moves_needed(&retro));
+                let (_, homes) = retrace_legal::permanent_squares_and_home_captures(&retro);
+                at_home += usize::from(homes.white.any() || homes.black.any());
                 checked += 1;
             }
         }
@@ -478,8 +505,10 @@ mod tests {
         );
         // So do the captures the pawns did not make.
         eprintln!(
-            "{checked} positions: capture squares raised {tightened}, captures as moves {raised}"
+            "{checked} positions: capture squares raised {tightened}, captures as moves \
+             {raised}; {at_home} with an original taken at home"
         );
+        assert!(at_home > 100, "only {at_home} originals taken at home");
         assert!(
             raised > 1_000,
             "the captures as moves raised the bound only {raised} times"
@@ -537,27 +566,60 @@ mod tests {
         assert_eq!(straight.black, 1);
     }
 
-    /// Black misses three units and White's one pawn that moved, on e3, took none of them (it
-    /// advanced one rank on its file): the pieces made the three captures, three moves besides
-    /// the pawn's (as in 1.e3, then Nf3 and two more captures by pieces that come back): four.
-    /// The pieces' paths alone cost one (Nf3), which the bound without the term added to the
-    /// pawn's move, or it counted the three captures alone.
+    /// `color`'s bound in `fen`, with and without the captures counted as moves.
+    fn with_capture_moves(fen: &str, color: Color) -> (u32, u32) {
+        let pos = RetroPosition::from_fen(fen).expect("FEN");
+        let plain = Bound::new(true).without_capture_moves().moves_needed(&pos);
+        (*moves_needed(&pos).get(color), *plain.get(color))
+    }
+
+    /// Black misses three units (its queen, which may have left through e8 with no castling
+    /// right to freeze the king, and its knights) and White's one pawn that moved, on e3, took
+    /// none of them (it advanced one rank on its file): the pieces made the three captures, three
+    /// moves besides the pawn's (as in 1.e3, then Nf3 and two more captures by pieces that come
+    /// back): four. The pieces' paths alone cost one (Nf3), which the bound without the term
+    /// added to the pawn's move, or it counted the three captures alone.
     #[test]
     fn captures_the_pawns_did_not_make_are_moves_of_the_pieces() {
-        let fen = "r2qkb1r/pppppppp/8/8/8/4PN2/PPPP1PPP/RNBQKB1R b KQkq -";
-        let pos = RetroPosition::from_fen(fen).expect("FEN");
-        assert_eq!(moves_needed(&pos).white, 4);
-        let plain = Bound::new(true).without_capture_moves().moves_needed(&pos);
-        assert_eq!(plain.white, 3);
+        let fen = "r1b1kb1r/pppppppp/8/8/8/4PN2/PPPP1PPP/RNBQKB1R b - -";
+        assert_eq!(with_capture_moves(fen, Color::White), (4, 3));
         // The colours swapped: Black's four.
-        let swapped = needed("rnbqkb1r/pppp1ppp/4pn2/8/8/8/PPPPPPPP/R2QKB1R w KQkq -");
+        let swapped = needed("rnbqkb1r/pppp1ppp/4pn2/8/8/8/PPPPPPPP/R1B1KB1R w - -");
         assert_eq!(swapped.black, 4);
         // The near miss: a pawn on e4 may have come e2xd3xe4 with two of the captures, in the
         // two moves that the double step and one capture by a piece also take: three.
         assert_eq!(
-            needed("r2qkb1r/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -").white,
+            needed("r1b1kb1r/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b - -").white,
             3
         );
+    }
+
+    /// Black's c8 bishop is gone and b7 and d7 never moved: it never moved either, so it was
+    /// taken on c8, by a white unit that went there: a knight in four moves (b1-c3-b5-d6xc8),
+    /// or a pawn that promoted (five), or a queen or rook along the eighth rank (more). White's
+    /// other units are home and its one pawn move took nothing: five moves at least, where the
+    /// bound without the home capture counted the pawn's move and the capture alone.
+    #[test]
+    fn an_original_that_never_moved_was_taken_at_home() {
+        let fen = "rn1qkbnr/pppp1ppp/4p3/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq -";
+        assert_eq!(with_capture_moves(fen, Color::White), (5, 1));
+        for (other, color, bound) in [
+            // The colours swapped: Black's five.
+            (
+                "rnbqkbnr/pppp1ppp/4p3/8/8/4P3/PPPP1PPP/RN1QKBNR b KQkq -",
+                Color::Black,
+                5,
+            ),
+            // The near miss: with d7 on d6 the bishop may have left and died anywhere: the
+            // pawn's move and the capture.
+            (
+                "rn1qkbnr/ppp2ppp/3pp3/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq -",
+                Color::White,
+                2,
+            ),
+        ] {
+            assert_eq!(*needed(other).get(color), bound, "{other}");
+        }
     }
 
     #[test]

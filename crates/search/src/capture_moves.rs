@@ -179,6 +179,32 @@ mod tests {
         assert_eq!(PawnCaptures::new(Color::White, nine).fewest(), None);
     }
 
+    /// With no capture required the table is the pawn term it replaces, on the pawn structures of
+    /// random games (captures and promotions reshape them often).
+    #[test]
+    fn the_fewest_moves_are_those_of_the_pawn_term() {
+        let mut structures = 0;
+        for seed in 0..300 {
+            for pos in retrace_testkit::random_game(seed, 120)
+                .positions
+                .iter()
+                .step_by(7)
+            {
+                use shakmaty::Position;
+                for color in Color::ALL {
+                    let pawns = pos.board().by_piece(color.pawn());
+                    assert_eq!(
+                        PawnCaptures::new(color, pawns).fewest(),
+                        retrace_legal::pawn_moves_needed(color, pawns),
+                        "{color:?} {pawns:?}"
+                    );
+                    structures += 1;
+                }
+            }
+        }
+        assert!(structures > 3_000, "only {structures}");
+    }
+
     #[test]
     fn options_keep_the_parity_of_the_file_change() {
         // Four ranks, same file: 0 or 2 captures at three moves, 4 at four.
