@@ -159,7 +159,7 @@ pub(crate) struct Timed {
 }
 
 /// The pawns with a known one-step history, without allocating (at most 16 pawns qualify).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TimedList {
     items: [Option<Timed>; 16],
 }

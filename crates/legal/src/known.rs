@@ -5,7 +5,11 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{ByColor, Color};
 
 use crate::{
-    material::Promoted, pawn_items::ItemsMemo, promotion::WalkCache, statics::Statics,
+    accounting::{LateMemo, OrdersMemo},
+    material::Promoted,
+    pawn_items::ItemsMemo,
+    promotion::WalkCache,
+    statics::Statics,
     types::Captures,
 };
 
@@ -24,6 +28,10 @@ pub(crate) struct Known<'a> {
     pub walks: &'a WalkCache,
     /// The pawns each side must account for, once computed ([`crate::accounting::items`]).
     pub items: &'a ItemsMemo,
+    /// The analyser's memo of the late promotions' walks and floods.
+    pub late: &'a LateMemo,
+    /// The analyser's memo of the capture matching's crossings and their order.
+    pub orders: &'a OrdersMemo,
 }
 
 impl Known<'_> {
@@ -60,5 +68,7 @@ pub(crate) fn with_known<R>(
         captures: &captures,
         walks: &walks,
         items: &Default::default(),
+        late: &LateMemo::default(),
+        orders: &OrdersMemo::default(),
     })
 }

@@ -83,7 +83,7 @@ pub mod pawn {
     pub use crate::pawns::{advance, on_distinct_files, walk_moves, PawnCost};
 }
 
-pub use statics::{permanent_squares, CAGE_LIMIT};
+pub use statics::{permanent_squares, permanent_squares_and_home_captures, CAGE_LIMIT};
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 
 /// Which of the costlier rules an [`Analyzer`] runs; all of them by default. Off, a rule leaves
@@ -132,6 +132,10 @@ pub struct Analyzer {
     fixed: statics::FixedCache,
     /// Pawns' walks to the promotion squares, by the walls and pawn moves they go round.
     walks: promotion::WalkCache,
+    /// The late promotions' walks and floods, by the pawns and units that never moved they read.
+    late: accounting::LateMemo,
+    /// The capture matching's crossings and their order, by the pawns they read.
+    orders: accounting::OrdersMemo,
     options: AnalyzerOptions,
 }
 
@@ -155,6 +159,8 @@ impl Analyzer {
             pawns: pawns::PawnCache::new(),
             fixed: statics::FixedCache::default(),
             walks: promotion::WalkCache::default(),
+            late: accounting::LateMemo::default(),
+            orders: accounting::OrdersMemo::default(),
             options,
         }
     }
@@ -242,6 +248,8 @@ impl Analyzer {
             captures: &analysis.captures,
             walks: &self.walks,
             items: &Default::default(),
+            late: &self.late,
+            orders: &self.orders,
         };
         history::reasons(&known, out);
         let options = self.options;

@@ -34,7 +34,7 @@ pub(crate) struct Cost {
 }
 
 /// A pawn to account for, with its cost from each start file.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Item {
     /// Where it ended.
     pub place: Place,

@@ -78,7 +78,7 @@ impl PawnCost {
         let n = pawns.count() as u32;
         let light = light_promotion_files(color);
         for (mask, &cost) in dp.iter().enumerate() {
-            if cost == INF || (mask as u32).count_ones() != n {
+            if cost == INF || u32::from(FILES_IN[mask]) != n {
                 continue;
             }
             let free = !(mask as u8);
@@ -134,10 +134,13 @@ pub fn walk_moves(w: i32, d: i32) -> i32 {
 /// Whether no two of the pawns on `pawns` share a file (then each may have come straight).
 #[must_use]
 pub fn on_distinct_files(pawns: Bitboard) -> bool {
-    let files = pawns
+    pawns
         .into_iter()
-        .fold(0u8, |seen, sq| seen | 1 << sq.file() as u8);
-    files.count_ones() == pawns.count() as u32
+        .try_fold(0u8, |seen, sq| {
+            let file = 1 << sq.file() as u8;
+            (seen & file == 0).then_some(seen | file)
+        })
+        .is_some()
 }
 
 /// `dp[mask]`: minimum captures assigning the first `popcount(mask)` pawns (in square order) to the
@@ -165,6 +168,18 @@ fn assignment_table_by(
     assignment_table_of(list.len(), |k, start| cost(list[k], start))
 }
 
+/// The number of files in each set of start files (a popcount table: the assignments read it for
+/// all 256 sets, and generic x86-64 code has no popcount instruction).
+pub(crate) const FILES_IN: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        table[mask] = (mask as u32).count_ones() as u8;
+        mask += 1;
+    }
+    table
+};
+
 /// `dp[mask]`: the least total `cost(k, start)` assigning the first `popcount(mask)` of `n` units
 /// (indices `k`) to the start files in `mask` ([`INF`] where none fits); `None` for more than 8.
 pub(crate) fn assignment_table_of(
@@ -174,20 +189,24 @@ pub(crate) fn assignment_table_of(
     if n > 8 {
         return None;
     }
+    // Each cost asked once (the fill below reads each up to 128 times).
+    let mut costs = [[None; 8]; 8];
+    for (k, row) in costs.iter_mut().enumerate().take(n) {
+        for (start, slot) in (0..8i32).zip(row.iter_mut()) {
+            *slot = cost(k, start);
+        }
+    }
     let mut dp = [INF; 256];
     dp[0] = 0;
     for mask in 0..256usize {
         let so_far = dp[mask];
-        let k = mask.count_ones() as usize;
+        let k = usize::from(FILES_IN[mask]);
         if so_far == INF || k >= n {
             continue;
         }
-        for start in 0..8i32 {
+        for (start, c) in costs[k].iter().enumerate() {
             let bit = 1usize << start;
-            if mask & bit != 0 {
-                continue;
-            }
-            let Some(c) = cost(k, start) else {
+            let Some(c) = c.filter(|_| mask & bit == 0) else {
                 continue;
             };
             let next = &mut dp[mask | bit];
@@ -234,7 +253,7 @@ pub fn min_pawn_assignment(
     let n = pawns.count() as u32;
     dp.iter()
         .enumerate()
-        .filter(|&(mask, &cost)| cost != INF && (mask as u32).count_ones() == n)
+        .filter(|&(mask, &cost)| cost != INF && u32::from(FILES_IN[mask]) == n)
         .map(|(_, &cost)| u32::from(cost))
         .min()
 }

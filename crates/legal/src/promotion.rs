@@ -32,7 +32,7 @@ use crate::text::{color_adj, color_name, plural, squares_text};
 use crate::{
     class::classes,
     geometry::{promotion_squares, region_cut, timed_forward, TimedList},
-    pawns::plain_cost,
+    pawns::{plain_cost, FILES_IN},
     statics::Statics,
     types::{Reason, ReasonCode},
 };
@@ -233,22 +233,30 @@ pub(crate) struct WalkCache {
     slots: RefCell<Vec<WalkSlot>>,
 }
 
-/// A [`WalkCache`] slot: what the walks depend on (the colour, the static squares, the pawns of
-/// known history), and the walks.
-type WalkSlot = Option<(Color, Bitboard, CutSteps, Walks)>;
+/// A [`WalkCache`] slot: what the walks depend on (the colour, the static squares, the squares
+/// where their captures may land, the pawns of known history), and the walks.
+type WalkSlot = Option<(Color, Bitboard, Bitboard, CutSteps, Walks)>;
 
 /// Slots of the [`WalkCache`] (a power of two).
 const WALK_SLOTS: usize = 1 << 8;
 
-/// The walks of `color`'s pawns from every start file, from `cache` when it has them.
-fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps, cache: &WalkCache) -> Walks {
-    let compute = || all_walks(color, fixed, cuts, Bitboard::FULL);
+/// The walks of `color`'s pawns from every start file, their captures landing on `landing`, from
+/// `cache` when it has them.
+fn walks(
+    color: Color,
+    fixed: Bitboard,
+    landing: Bitboard,
+    cuts: &CutSteps,
+    cache: &WalkCache,
+) -> Walks {
+    let compute = || all_walks(color, fixed, cuts, landing);
     let hash = cuts
         .0
         .iter()
-        .fold(u64::from(fixed) ^ color as u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        })
+        .fold(
+            u64::from(fixed) ^ color as u64 ^ u64::from(landing).rotate_left(1),
+            |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3),
+        )
         .wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let index = (hash >> 56) as usize % WALK_SLOTS;
     let Ok(mut slots) = cache.slots.try_borrow_mut() else {
@@ -258,11 +266,15 @@ fn walks(color: Color, fixed: Bitboard, cuts: &CutSteps, cache: &WalkCache) -> W
         *slots = vec![None; WALK_SLOTS];
     }
     match slots.get(index) {
-        Some(Some((c, f, k, walks))) if *c == color && *f == fixed && k == cuts => *walks,
+        Some(Some((c, f, l, k, walks)))
+            if *c == color && *f == fixed && *l == landing && k == cuts =>
+        {
+            *walks
+        }
         _ => {
             let walks = compute();
             if let Some(slot) = slots.get_mut(index) {
-                *slot = Some((color, fixed, cuts.clone(), walks));
+                *slot = Some((color, fixed, landing, cuts.clone(), walks));
             }
             walks
         }
@@ -275,6 +287,7 @@ pub(crate) fn walls_walks(color: Color, statics: &Statics, cache: &WalkCache) ->
     walks(
         color,
         statics.fixed,
+        Bitboard::FULL,
         &CutSteps::new(color, &statics.timed),
         cache,
     )
@@ -292,19 +305,26 @@ pub(crate) fn walls_walks_around(
     walks(
         color,
         statics.fixed | extra,
+        Bitboard::FULL,
         &CutSteps::new(color, &statics.timed),
         cache,
     )
 }
 
-/// [`walls_walks`] with every capture landing on `landing` (see [`walk_costs_landing`]), made
-/// afresh: for the rare analysis that knows where the other side's missing units can have died.
-pub(crate) fn landing_walks(color: Color, statics: &Statics, landing: Bitboard) -> Walks {
-    all_walks(
+/// [`walls_walks`] with every capture landing on `landing` (see [`walk_costs_landing`]): for the
+/// analyses that know where the other side's missing units can have died.
+pub(crate) fn landing_walks(
+    color: Color,
+    statics: &Statics,
+    landing: Bitboard,
+    cache: &WalkCache,
+) -> Walks {
+    walks(
         color,
         statics.fixed,
-        &CutSteps::new(color, &statics.timed),
         landing,
+        &CutSteps::new(color, &statics.timed),
+        cache,
     )
 }
 
@@ -343,18 +363,6 @@ pub(crate) fn walked_cost(
         c => u32::from(c).max(plain),
     }
 }
-
-/// The number of files in each set of start files (a popcount table: the assignment below reads it
-/// for all 256 sets, and generic x86-64 code has no popcount instruction).
-const FILES_IN: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        table[mask] = (mask as u32).count_ones() as u8;
-        mask += 1;
-    }
-    table
-};
 
 // Long by design: a small assignment solved by dynamic programming over start files: the cost
 // table and its fill belong together.

@@ -320,6 +320,14 @@ pub fn permanent_squares(pos: &RetroPosition) -> Bitboard {
     fixed_and_stuck(pos, None).0
 }
 
+/// [`permanent_squares`], and for each side the home squares of its originals that were walled
+/// in the same way (every first step a permanent square) but are gone: each never moved, so it
+/// was captured on its home square, by a move of the other side onto it.
+#[must_use]
+pub fn permanent_squares_and_home_captures(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboard>) {
+    fixed_and_stuck(pos, None)
+}
+
 /// The largest pen (in squares) whose units are reported in [`crate::Analysis::caged`].
 pub const CAGE_LIMIT: u32 = 8;
 

@@ -10,7 +10,9 @@
 //! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn,
 //! and then, as a piece, at least the moves of the shortest path of its kind from a promotion
 //! square to its square (the promotion squares are those no unit stood on throughout the game).
-//! Every missing enemy unit was captured by a move of the side, which may be one of those moves.
+//! Every missing enemy unit was captured by a move of the side, which may be one of those moves;
+//! those its pawns on the board did not make were made by its other units, in moves of theirs
+//! that may be the ones counted for them, on top of the pawns' moves ([`crate::capture_moves`]).
 //!
 //! Where the missing units were captured adds to their own side's count: a pawn on the board that
 //! changed files captured on the files between, at ranks its advance allows, and what it took
@@ -25,6 +27,8 @@ use retrace_unmove::RetroPosition;
 use shakmaty::{
     attacks, Bitboard, Board, ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square,
 };
+
+use crate::capture_moves::PawnCaptures;
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
 /// and four single steps or captures), the promotion being the fifth.
@@ -401,6 +405,27 @@ fn piece_landings(victim: Color, pawns: Bitboard, takers: Bitboard) -> u32 {
     .unwrap_or(0)
 }
 
+/// The moves one unit of a side made, at least, to capture the enemy originals that never moved
+/// from `homes` (see [`retrace_legal::permanent_squares_and_home_captures`]): each was taken on
+/// its home square, on the side's promotion rank, by a move onto it, of an original piece from
+/// its start along the shortest paths of `maps` (around the permanent squares, which never
+/// moved), or of a pawn that promoted there or before ([`PROMOTION_MOVES`] at least). Those are
+/// moves of the side's units other than its pawns on the board (a pawn on the board never
+/// stood on its promotion rank), which its other terms count together, so the bound takes the
+/// larger, never the sum.
+fn home_capture_moves(maps: &Maps, homes: Bitboard) -> u32 {
+    homes
+        .into_iter()
+        .map(|h| {
+            maps[..STARTS.len()]
+                .iter()
+                .map(|map| u32::from(map[h.to_usize()]))
+                .fold(PROMOTION_MOVES, u32::min)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// Slots of the cache of pawn moves, per side (a power of two).
 const PAWN_SLOTS: usize = 1 << 10;
 
@@ -467,29 +492,39 @@ fn pawn_capture_cost(capturer: Color, sq: Square, start: i32, costs: &[u8; 64]) 
 
 /// What a side needs, at least, in parts: its pieces' paths, the moves of its units that the
 /// other side's pawns captured, the least of both when it must have promoted ([`forced_promotions`];
-/// 0 if not), its pawns' moves, and its captures (each a move, which may be one of those).
+/// 0 if not), the moves of a unit that took an original at its home ([`home_capture_moves`]), its
+/// pawns' moves by their captures, and its captures (each a move, which may be one of those).
 #[derive(Clone, Copy, Debug)]
 struct Needed {
     pieces: u32,
     captured: u32,
     promoted: u32,
-    pawns: u32,
+    at_home: u32,
+    table: PawnCaptures,
+    capture_moves: bool,
     captures: u32,
 }
 
 impl Needed {
     /// The moves the side made at least, with `extra` moves of its pieces besides their paths
-    /// (which may be its captures).
+    /// (which may be its captures, and the moves of the unit that took an original at home).
     fn total(self, extra: u32) -> u32 {
-        let units = self.pieces.saturating_add(self.captured).max(self.promoted);
-        units
+        let rest = self
+            .pieces
+            .saturating_add(self.captured)
+            .max(self.promoted)
             .saturating_add(extra)
-            .saturating_add(self.pawns)
-            .max(self.captures)
+            .max(self.at_home);
+        let pawns = self.table.fewest().unwrap_or(u32::from(FAR));
+        let moves = match self.table.moves_with(rest, self.captures) {
+            Some(moves) if self.capture_moves => moves,
+            _ => pawns.saturating_add(rest),
+        };
+        moves.max(self.captures)
     }
 
     /// The same with the pieces' paths `pieces` (at least those counted: a wall or a pairing
-    /// forbidden only lengthens them, so the promoted alternative still holds).
+    /// forbidden only lengthens them, so the other terms still hold).
     fn with_pieces(self, pieces: u32) -> Needed {
         Needed { pieces, ..self }
     }
@@ -600,9 +635,12 @@ type CaptureSlot = ((Color, Bitboard, Bitboard, bool, bool), u32);
 pub(crate) struct Bound {
     /// Whether the bound counts where the captured units were taken ([`Bound::captured_units_moves`]).
     capture_squares: bool,
+    /// Whether the captures the pawns on the board did not make are counted as moves of the rest
+    /// ([`crate::capture_moves`]).
+    capture_moves: bool,
     maps: Vec<Slot>,
-    /// The moves of the pawns of each side, White's slots first.
-    pawns: Vec<Option<(Bitboard, u32)>>,
+    /// The moves of the pawns of each side by their captures, White's slots first.
+    pawns: Vec<Option<(Bitboard, PawnCaptures)>>,
     captures: Vec<Option<CaptureSlot>>,
     /// The captures landed where only pieces stood ([`forced_promotions`]), per side.
     landings: Vec<Option<LandingSlot>>,
@@ -613,11 +651,19 @@ impl Bound {
     pub(crate) fn new(capture_squares: bool) -> Bound {
         Bound {
             capture_squares,
+            capture_moves: true,
             maps: Vec::new(),
             pawns: Vec::new(),
             captures: Vec::new(),
             landings: Vec::new(),
         }
+    }
+
+    /// The bound without the captures counted as moves ([`crate::capture_moves`]), to measure it.
+    #[cfg(test)]
+    pub(crate) fn without_capture_moves(mut self) -> Bound {
+        self.capture_moves = false;
+        self
     }
 
     /// A lower bound on the moves each side made to bring its units from the initial array to
@@ -626,8 +672,11 @@ impl Bound {
     #[cfg(test)]
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
-        let walls = retrace_legal::permanent_squares(pos);
-        ByColor::new_with(|color| self.needed(pos, walls, color).total(0))
+        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
+        ByColor::new_with(|color| {
+            self.needed(pos, walls, *homes.get(color.other()), color)
+                .total(0)
+        })
     }
 
     /// Whether each side can have brought its units from the initial array to `pos` within
@@ -651,9 +700,10 @@ impl Bound {
     /// So the side needs at least the least of the three, whichever case the game took.
     #[must_use]
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
-        let walls = retrace_legal::permanent_squares(pos);
+        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
         let board = pos.board();
-        let needed = ByColor::new_with(|color| self.needed(pos, walls, color));
+        let needed =
+            ByColor::new_with(|color| self.needed(pos, walls, *homes.get(color.other()), color));
         if Color::ALL
             .into_iter()
             .any(|color| needed.get(color).total(0) > *budget.get(color))
@@ -717,17 +767,29 @@ impl Bound {
         self.maps[region * SLOTS + slot_of(u64::from(walls), SLOTS)] = Some((walls, maps));
     }
 
-    /// The bound of `color` around the permanent squares `walls`, in its parts.
-    fn needed(&mut self, pos: &RetroPosition, walls: Bitboard, color: Color) -> Needed {
+    /// The bound of `color` around the permanent squares `walls`, in its parts, `homes` the
+    /// home squares where originals of the other side were taken.
+    fn needed(
+        &mut self,
+        pos: &RetroPosition,
+        walls: Bitboard,
+        homes: Bitboard,
+        color: Color,
+    ) -> Needed {
         let board = pos.board();
         let maps = self.maps_for(walls, 0);
         let ours = board.by_color(color);
         let pieces = pieces_moves(maps.get(color), color, board, None);
-        let pawns = self.pawn_moves(color, ours & board.pawns());
+        let table = self.pawn_captures(color, ours & board.pawns());
         let captured = if self.capture_squares {
             let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
             let enemy_pawns = board.by_color(color.other()) & board.pawns();
             self.captured_units_moves(color.other(), enemy_pawns, walls, maps.get(color), missing)
+        } else {
+            0
+        };
+        let at_home = if self.capture_moves {
+            home_capture_moves(maps.get(color), homes)
         } else {
             0
         };
@@ -738,10 +800,10 @@ impl Bound {
             // with the pieces) or was captured since, after five moves as a pawn at least: the
             // captured units' moves are then at least those, as well as `captured`.
             let king = role_moves(maps.get(color), Role::King, ours & board.kings(), None);
-            let table = pieces_promoted(maps.get(color), color, board);
+            let least = pieces_promoted(maps.get(color), color, board);
             promoted = (0..=promotions.min(8))
                 .map(|gone| {
-                    table[(promotions - gone) as usize]
+                    least[(promotions - gone) as usize]
                         .saturating_add(king)
                         .saturating_add(captured.max(PROMOTION_MOVES * gone))
                 })
@@ -753,24 +815,25 @@ impl Bound {
             pieces,
             captured,
             promoted,
-            pawns,
+            at_home,
+            table,
+            capture_moves: self.capture_moves,
             captures: 16u32.saturating_sub(board.by_color(color.other()).count() as u32),
         }
     }
 
-    /// The fewest moves `color`'s pawns on `pawns` made ([`retrace_legal::pawn_moves_needed`]),
-    /// far beyond any game when no assignment to start files exists.
-    fn pawn_moves(&mut self, color: Color, pawns: Bitboard) -> u32 {
+    /// The fewest moves `color`'s pawns on `pawns` made by the captures they made
+    /// ([`PawnCaptures`]; with none required, [`retrace_legal::pawn_moves_needed`]).
+    fn pawn_captures(&mut self, color: Color, pawns: Bitboard) -> PawnCaptures {
         let slot =
             slot_of(u64::from(pawns), PAWN_SLOTS) + if color.is_white() { 0 } else { PAWN_SLOTS };
         let cache = slots(&mut self.pawns, 2 * PAWN_SLOTS);
         match cache[slot] {
-            Some((key, moves)) if key == pawns => moves,
+            Some((key, table)) if key == pawns => table,
             _ => {
-                let moves =
-                    retrace_legal::pawn_moves_needed(color, pawns).unwrap_or(u32::from(FAR));
-                cache[slot] = Some((pawns, moves));
-                moves
+                let table = PawnCaptures::new(color, pawns);
+                cache[slot] = Some((pawns, table));
+                table
             }
         }
     }
@@ -850,6 +913,8 @@ mod tests {
         let (mut castled, mut promoted, mut walled) = (0, 0, 0);
         let (mut checked, mut tightened, mut obstacles) = (0, 0, 0);
         let (mut with, mut without) = (Bound::new(true), Bound::new(false));
+        let (mut raised, mut plain) = (0, Bound::new(true).without_capture_moves());
+        let mut at_home = 0;
         for seed in 0..4_000 {
             let game = random_game(seed, 80);
             castled += game
@@ -879,6 +944,9 @@ mod tests {
                 let walls = retrace_legal::permanent_squares(&retro);
                 walled += usize::from((walls & !pos.board().pawns()).any());
                 tightened += usize::from(bound != without.moves_needed(&retro));
+                raised += usize::from(bound != plain.moves_needed(&retro));
+                let (_, homes) = retrace_legal::permanent_squares_and_home_captures(&retro);
+                at_home += usize::from(homes.white.any() || homes.black.any());
                 checked += 1;
             }
         }
@@ -893,6 +961,16 @@ mod tests {
         assert!(
             obstacles > 1_000,
             "the obstacles at home raised the bound only {obstacles} times"
+        );
+        // So do the captures the pawns did not make.
+        eprintln!(
+            "{checked} positions: capture squares raised {tightened}, captures as moves \
+             {raised}; {at_home} with an original taken at home"
+        );
+        assert!(at_home > 100, "only {at_home} originals taken at home");
+        assert!(
+            raised > 1_000,
+            "the captures as moves raised the bound only {raised} times"
         );
         assert!(checked > 100_000);
     }
@@ -955,6 +1033,62 @@ mod tests {
         // The near miss: with b2 at home and c2 gone, the c3 pawn came straight and took nothing.
         let straight = needed("rnb1kbnr/pppp1ppp/4p3/8/8/2P5/PP1PPPPP/RNBQKBNR b - -");
         assert_eq!(straight.black, 1);
+    }
+
+    /// `color`'s bound in `fen`, with and without the captures counted as moves.
+    fn with_capture_moves(fen: &str, color: Color) -> (u32, u32) {
+        let pos = RetroPosition::from_fen(fen).expect("FEN");
+        let plain = Bound::new(true).without_capture_moves().moves_needed(&pos);
+        (*moves_needed(&pos).get(color), *plain.get(color))
+    }
+
+    /// Black misses three units (its queen, which may have left through e8 with no castling
+    /// right to freeze the king, and its knights) and White's one pawn that moved, on e3, took
+    /// none of them (it advanced one rank on its file): the pieces made the three captures, three
+    /// moves besides the pawn's (as in 1.e3, then Nf3 and two more captures by pieces that come
+    /// back): four. The pieces' paths alone cost one (Nf3), which the bound without the term
+    /// added to the pawn's move, or it counted the three captures alone.
+    #[test]
+    fn captures_the_pawns_did_not_make_are_moves_of_the_pieces() {
+        let fen = "r1b1kb1r/pppppppp/8/8/8/4PN2/PPPP1PPP/RNBQKB1R b - -";
+        assert_eq!(with_capture_moves(fen, Color::White), (4, 3));
+        // The colours swapped: Black's four.
+        let swapped = needed("rnbqkb1r/pppp1ppp/4pn2/8/8/8/PPPPPPPP/R1B1KB1R w - -");
+        assert_eq!(swapped.black, 4);
+        // The near miss: a pawn on e4 may have come e2xd3xe4 with two of the captures, in the
+        // two moves that the double step and one capture by a piece also take: three.
+        assert_eq!(
+            needed("r1b1kb1r/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R b - -").white,
+            3
+        );
+    }
+
+    /// Black's c8 bishop is gone and b7 and d7 never moved: it never moved either, so it was
+    /// taken on c8, by a white unit that went there: a knight in four moves (b1-c3-b5-d6xc8),
+    /// or a pawn that promoted (five), or a queen or rook along the eighth rank (more). White's
+    /// other units are home and its one pawn move took nothing: five moves at least, where the
+    /// bound without the home capture counted the pawn's move and the capture alone.
+    #[test]
+    fn an_original_that_never_moved_was_taken_at_home() {
+        let fen = "rn1qkbnr/pppp1ppp/4p3/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq -";
+        assert_eq!(with_capture_moves(fen, Color::White), (5, 1));
+        for (other, color, bound) in [
+            // The colours swapped: Black's five.
+            (
+                "rnbqkbnr/pppp1ppp/4p3/8/8/4P3/PPPP1PPP/RN1QKBNR b KQkq -",
+                Color::Black,
+                5,
+            ),
+            // The near miss: with d7 on d6 the bishop may have left and died anywhere: the
+            // pawn's move and the capture.
+            (
+                "rn1qkbnr/ppp2ppp/3pp3/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq -",
+                Color::White,
+                2,
+            ),
+        ] {
+            assert_eq!(*needed(other).get(color), bound, "{other}");
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@
 
 mod bound;
 mod budget;
+mod capture_moves;
 mod engine;
 mod facts;
 mod forward;

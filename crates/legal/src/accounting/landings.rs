@@ -59,7 +59,7 @@ pub(crate) fn promotion_walks(known: &Known<'_>, color: Color) -> Walks {
     if landing == Bitboard::FULL {
         walls_walks(color, known.statics, known.walks)
     } else {
-        landing_walks(color, known.statics, landing)
+        landing_walks(color, known.statics, landing, known.walks)
     }
 }
 

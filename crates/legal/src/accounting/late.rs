@@ -45,10 +45,12 @@
 //! an original that died on b3, so nothing of Black's died on b3: the two castlings exclude each
 //! other.
 
+use std::cell::RefCell;
+
 use shakmaty::{attacks, Bitboard, Color, File, Rank, Role, Square};
 
 use super::landings::KINDS;
-use crate::geometry::{flood, homes, region_cut};
+use crate::geometry::{flood, homes, region_cut, TimedList};
 use crate::history::checking_squares;
 use crate::known::Known;
 use crate::promotion::{walls_walks_around, Walks, NO_WALK};
@@ -108,6 +110,10 @@ pub(super) fn promotion_reach(color: Color, from: &[u8; 64], spare: u32) -> Bitb
 /// `walks`, with `spare` captures and the pawn region `pawn_region`: where it can have died, if
 /// every promotion it can have made came after a move of a pawn of the other side of known
 /// history; `None` if some promotion needs no such move.
+///
+/// All but the last step (which of the victim's units on the board can be promoted ones) depends
+/// on the pawns and the units that never moved alone, so it is kept in the analyser's
+/// [`LateMemo`] and made once per such structure.
 #[must_use]
 pub(super) fn late(
     known: &Known<'_>,
@@ -118,51 +124,162 @@ pub(super) fn late(
     walks: &Walks,
     pawn_region: Bitboard,
 ) -> Option<Late> {
-    let taker = victim.other();
-    let board = known.pos.board();
-    let statics = known.statics;
-    let mut after = Bitboard::EMPTY;
-    for t in statics.timed.iter() {
-        if t.color != taker || board.piece_at(t.to) != Some(taker.pawn()) {
-            continue;
-        }
-        let without = walls_walks_around(victim, statics, walls.with(t.from), known.walks);
-        if !promotes_within(victim, &without[g as usize], spare) {
-            after.add(t.to);
-        }
-    }
-    if after.is_empty() {
+    let squares = promotion_reach(victim, &walks[g as usize], spare);
+    let key = LateKey {
+        victim,
+        file: g,
+        spare,
+        walls,
+        squares,
+        fixed: known.statics.fixed,
+        timed: known.statics.timed,
+        pawns: known.pos.board().by_piece(victim.other().pawn()),
+        king: checking_squares(known, victim).1,
+    };
+    let parts = known.late.get(&key, || LateParts::new(known, &key));
+    if parts.after.is_empty() {
         return None;
     }
-    let open = !statics.fixed;
-    let squares = promotion_reach(victim, &walks[g as usize], spare);
-    let region = pawn_region | (open & !after) | stand_ins(known, victim, squares, after);
-    Some(Late { region, after })
-}
-
-/// The regions of the originals of `victim` that a unit promoted on `squares` after the moves of
-/// the pawns on `after` can stand for: of each kind (bishops by square colour) whose units on the
-/// board, not known to be originals, such a unit can have reached.
-fn stand_ins(known: &Known<'_>, victim: Color, squares: Bitboard, after: Bitboard) -> Bitboard {
     let board = known.pos.board();
-    let statics = known.statics;
-    let mut out = Bitboard::EMPTY;
-    for (role, colour) in KINDS {
-        let units = board.by_piece(role.of(victim)) & colour & !statics.never_moved;
-        if !promoted_reaches(known, victim, squares & colour, after, role, units) {
-            continue;
-        }
-        for h in homes(victim, role) & colour {
-            out |= region_cut(role, h, !statics.fixed, Bitboard::EMPTY, 64, &statics.timed);
+    let mut stand_ins = Bitboard::EMPTY;
+    for ((role, colour), (reach, homes)) in KINDS.into_iter().zip(parts.kinds) {
+        let units = board.by_piece(role.of(victim)) & colour & !known.statics.never_moved;
+        if (reach & units).any() {
+            stand_ins |= homes;
         }
     }
-    out
+    let region = pawn_region | (!known.statics.fixed & !parts.after) | stand_ins;
+    Some(Late {
+        region,
+        after: parts.after,
+    })
+}
+
+/// What [`late`] reads of a position besides the victim's units on the board.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LateKey {
+    victim: Color,
+    file: File,
+    spare: u32,
+    walls: Bitboard,
+    /// The promotion squares the walks reach within `spare`.
+    squares: Bitboard,
+    fixed: Bitboard,
+    timed: TimedList,
+    /// The other side's pawns.
+    pawns: Bitboard,
+    /// The other side's king if it never moved.
+    king: Option<Square>,
+}
+
+impl LateKey {
+    /// A hash of the key for the memo's slots.
+    fn hash(&self) -> u64 {
+        let words = [
+            self.victim as u64 ^ (self.file as u64) << 1 ^ u64::from(self.spare) << 4,
+            u64::from(self.walls),
+            u64::from(self.squares),
+            u64::from(self.fixed),
+            u64::from(self.pawns),
+            self.king.map_or(64, u64::from),
+        ];
+        let timed = self
+            .timed
+            .iter()
+            .map(|t| t.color as u64 ^ u64::from(t.from) << 1 ^ u64::from(t.to) << 8);
+        words
+            .into_iter()
+            .chain(timed)
+            .fold(0xcbf2_9ce4_8422_2325, |h, w| {
+                (h ^ w).wrapping_mul(0x0100_0000_01b3)
+            })
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// What [`late`] makes of a [`LateKey`]: the squares of the other side's pawns the promotions
+/// came after, and for each of [`KINDS`] the squares a unit promoted after them can have reached
+/// (empty if none) with the region of the originals of the kind.
+#[derive(Clone, Copy)]
+pub(crate) struct LateParts {
+    after: Bitboard,
+    kinds: [(Bitboard, Bitboard); KINDS.len()],
+}
+
+impl LateParts {
+    /// The parts of `key`, made afresh (see the [module](self) documentation).
+    fn new(known: &Known<'_>, key: &LateKey) -> LateParts {
+        let (victim, taker) = (key.victim, key.victim.other());
+        let statics = known.statics;
+        let mut after = Bitboard::EMPTY;
+        for t in key.timed.iter() {
+            if t.color != taker || !key.pawns.contains(t.to) {
+                continue;
+            }
+            let without = walls_walks_around(victim, statics, key.walls.with(t.from), known.walks);
+            if !promotes_within(victim, &without[key.file as usize], key.spare) {
+                after.add(t.to);
+            }
+        }
+        let mut kinds = [(Bitboard::EMPTY, Bitboard::EMPTY); KINDS.len()];
+        if after.is_empty() {
+            return LateParts { after, kinds };
+        }
+        let open = !key.fixed & !after;
+        for ((role, colour), (reach, region)) in KINDS.into_iter().zip(kinds.iter_mut()) {
+            let seeds = key.squares & colour & open;
+            if seeds.is_empty() {
+                continue;
+            }
+            *reach = reached(role, seeds, open, key.king);
+            for h in homes(victim, role) & colour {
+                *region |= region_cut(role, h, !key.fixed, Bitboard::EMPTY, 64, &key.timed);
+            }
+        }
+        LateParts { after, kinds }
+    }
+}
+
+/// The analyser's memo of [`LateParts`] by [`LateKey`]: inside a search most positions share
+/// their pawns and the units that never moved with the position before, so the walks and floods
+/// of [`late`] repeat. Owned by an `Analyzer`, lent to the rules of one analysis; its slots are
+/// made on first use, and a slot holds the latest key that hashed to it.
+#[derive(Default)]
+pub(crate) struct LateMemo {
+    slots: RefCell<Vec<Option<(LateKey, LateParts)>>>,
+}
+
+/// Slots of the [`LateMemo`] (a power of two).
+const LATE_SLOTS: usize = 1 << 8;
+
+impl LateMemo {
+    /// The parts of `key`, from the memo when it has them, else made by `make` and kept.
+    fn get(&self, key: &LateKey, make: impl FnOnce() -> LateParts) -> LateParts {
+        let index = (key.hash() >> 56) as usize % LATE_SLOTS;
+        let Ok(mut slots) = self.slots.try_borrow_mut() else {
+            return make();
+        };
+        if slots.is_empty() {
+            *slots = vec![None; LATE_SLOTS];
+        }
+        if let Some(Some((k, parts))) = slots.get(index) {
+            if k == key {
+                return *parts;
+            }
+        }
+        let parts = make();
+        if let Some(slot) = slots.get_mut(index) {
+            *slot = Some((*key, parts));
+        }
+        parts
+    }
 }
 
 /// Whether a unit of `victim` of `role` promoted on one of `squares` after the moves of the pawns
 /// on `after` can have reached a square of `units`: never through a static square nor one of
 /// `after` (held by the other side's pawns since), and a knight never on from a square where it
 /// checks the other side's king that never moved.
+#[cfg(test)]
 #[must_use]
 pub(super) fn promoted_reaches(
     known: &Known<'_>,
@@ -183,6 +300,7 @@ pub(super) fn promoted_reaches(
 /// Whether a unit of `role` from `seeds` moving through `open` reaches a square of `units`; a
 /// knight never moves on from a square where it checks `king` (a king that never moved), but may
 /// end there.
+#[cfg(test)]
 fn reaches(
     role: Role,
     seeds: Bitboard,
@@ -190,6 +308,11 @@ fn reaches(
     king: Option<Square>,
     units: Bitboard,
 ) -> bool {
+    (reached(role, seeds, open, king) & units).any()
+}
+
+/// The squares a unit of `role` from `seeds` moving through `open` reaches, as [`reaches`] tells.
+fn reached(role: Role, seeds: Bitboard, open: Bitboard, king: Option<Square>) -> Bitboard {
     let checks = match (role, king) {
         (Role::Knight, Some(k)) => attacks::knight_attacks(k),
         _ => Bitboard::EMPTY,
@@ -200,7 +323,7 @@ fn reaches(
         .fold(Bitboard::EMPTY, |acc, s| acc | attacks::knight_attacks(s))
         & open
         & checks;
-    ((region | last) & units).any()
+    region | last
 }
 
 #[cfg(test)]

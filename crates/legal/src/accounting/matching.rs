@@ -87,22 +87,25 @@
 //! search is repeated in each branch of the victim's pawns on their third rank with several
 //! origins ([`history::branches`]), and the rule holds only if every branch fails.
 
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
+
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::door::{self, Displaced};
-use super::items::{items, Place};
+use super::items::{items, Item, Place};
 use super::landings::{capture_landings, promotion_walks, KINDS};
 use super::late::{self, promotes_within};
 use super::timing::{self, Moves};
 use crate::history;
 use crate::known::Known;
-use crate::pawns::assignment_table_of;
+use crate::pawns::{assignment_table_of, FILES_IN};
 use crate::promotion::{landing_walks, walls_walks, walls_walks_around, Walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, color_name, join_and, plural, squares_or, squares_text};
 use crate::types::{Reason, ReasonCode};
 use crate::{
-    geometry::{flood, homes, promotion_squares, region_cut, Timed},
+    geometry::{flood, homes, promotion_squares, region_cut, Timed, TimedList},
     statics::{one_step_origins, pawn_landings},
 };
 
@@ -217,26 +220,168 @@ struct Setup<'a> {
     /// made together, in the account of the victim's pawns that placed them.
     pawn_spare: Option<u32>,
     free: Bitboard,
-    plain: Vec<[Option<Crossings>; 8]>,
+    plain: &'a [[Option<Crossings>; 8]],
     missing: usize,
     budget: u32,
+}
+
+/// What the searches of one victim share whatever its list of missing units: where the taker's
+/// pieces and pawns can have captured, and its crossings with their order. Made once for
+/// [`side`]'s several lists ([`Taker::of`]).
+struct Taker {
+    budget: u32,
+    free: Bitboard,
+    orders: Rc<Orders>,
+}
+
+/// The taker's crossings, the pawn moves of known history they are ordered against (none
+/// without timing) and that order: they read only the taker's pawns to account for, the static
+/// squares and the pawns of known history, so the analyser keeps them ([`OrdersMemo`]).
+struct Orders {
+    plain: Vec<[Option<Crossings>; 8]>,
+    base: Vec<Timed>,
+    table: Vec<[Option<Crossings>; 8]>,
+}
+
+impl Taker {
+    /// The facts of `victim`'s taker, with the order against the pawns of known history when
+    /// `timing`; `None` where the matching cannot run (too many captures by pieces, or too many
+    /// pawns to account for).
+    fn of(known: &Known<'_>, victim: Color, timing: bool) -> Option<Taker> {
+        let taker = victim.other();
+        let budget = known.missing(victim).checked_sub(known.by_pieces(taker))?;
+        let free = piece_reach(known, taker)
+            | pawn_landings(
+                known.pos.board(),
+                known.statics.fixed,
+                &known.statics.timed,
+                taker,
+            );
+        let list = items(known, taker)?;
+        let orders = known.orders.get(known, taker, timing, list);
+        Some(Taker {
+            budget,
+            free,
+            orders,
+        })
+    }
+}
+
+impl Orders {
+    /// The orders of `taker` whose pawns to account for are `list`, made afresh.
+    fn new(known: &Known<'_>, taker: Color, timing: bool, list: &[Item]) -> Orders {
+        let plain = crossings(known, taker, list);
+        let base: Vec<Timed> = if timing {
+            known.statics.timed.iter().collect()
+        } else {
+            Vec::new()
+        };
+        let table = timed_table(taker, &plain, &base);
+        Orders { plain, base, table }
+    }
+}
+
+/// What [`Orders`] read: the taker, the static squares, the pawns of known history, whether they
+/// order the crossings, and the taker's pawns to account for.
+struct OrdersKey {
+    taker: Color,
+    fixed: Bitboard,
+    timed: TimedList,
+    timing: bool,
+    items: Vec<Item>,
+}
+
+/// The analyser's memo of [`Orders`] by what they read ([`OrdersKey`]): inside a search most
+/// positions share their pawns with the position before. Owned by an `Analyzer`, lent to the
+/// rules of one analysis; a slot holds the latest key that hashed to it.
+#[derive(Default)]
+pub(crate) struct OrdersMemo {
+    slots: RefCell<Vec<OrdersSlot>>,
+}
+
+/// An [`OrdersMemo`] slot: the key and the orders.
+type OrdersSlot = Option<(OrdersKey, Rc<Orders>)>;
+
+/// Slots of the [`OrdersMemo`] (a power of two).
+const ORDERS_SLOTS: usize = 1 << 8;
+
+impl OrdersMemo {
+    /// The orders of `taker` whose pawns to account for are `list`, from the memo when it has
+    /// them.
+    fn get(&self, known: &Known<'_>, taker: Color, timing: bool, list: &[Item]) -> Rc<Orders> {
+        let (fixed, timed) = (known.statics.fixed, known.statics.timed);
+        let hash = list
+            .iter()
+            .map(|item| match item.place {
+                Place::Board(sq) => u64::from(sq),
+                Place::Promoted { units, squares } => u64::from(units) ^ u64::from(squares),
+            })
+            .chain(
+                timed
+                    .iter()
+                    .map(|t| u64::from(t.from) << 8 ^ u64::from(t.to)),
+            )
+            .fold(
+                u64::from(fixed) ^ (taker as u64) << 1 ^ u64::from(timing),
+                |h, w| (h ^ w).wrapping_mul(0x0100_0000_01b3),
+            )
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let index = (hash >> 56) as usize % ORDERS_SLOTS;
+        let Ok(mut slots) = self.slots.try_borrow_mut() else {
+            return Rc::new(Orders::new(known, taker, timing, list));
+        };
+        if slots.is_empty() {
+            slots.resize_with(ORDERS_SLOTS, || None);
+        }
+        if let Some(Some((k, orders))) = slots.get(index) {
+            if k.taker == taker
+                && k.fixed == fixed
+                && k.timed == timed
+                && k.timing == timing
+                && k.items == list
+            {
+                return Rc::clone(orders);
+            }
+        }
+        let orders = Rc::new(Orders::new(known, taker, timing, list));
+        if let Some(slot) = slots.get_mut(index) {
+            let key = OrdersKey {
+                taker,
+                fixed,
+                timed,
+                timing,
+                items: list.to_vec(),
+            };
+            *slot = Some((key, Rc::clone(&orders)));
+        }
+        orders
+    }
+}
+
+/// The crossings `plain` of `taker` with their order against the pawn moves `moves`
+/// ([`timing::crossing_order`]): a start file whose crossings contradict that order is dropped.
+fn timed_table(
+    taker: Color,
+    plain: &[[Option<Crossings>; 8]],
+    moves: &[Timed],
+) -> Vec<[Option<Crossings>; 8]> {
+    plain
+        .iter()
+        .map(|row| {
+            row.map(|c| {
+                let mut c = c?;
+                c.before = timing::crossing_order(taker, c.end, &c.land[..c.len], moves)?;
+                Some(c)
+            })
+        })
+        .collect()
 }
 
 impl Setup<'_> {
     /// The crossings with their order against the pawn moves `moves` ([`timing::crossing_order`]):
     /// a start file whose crossings contradict that order is dropped.
     fn timed_table(&self, moves: &[Timed]) -> Vec<[Option<Crossings>; 8]> {
-        let taker = self.victim.other();
-        self.plain
-            .iter()
-            .map(|row| {
-                row.map(|c| {
-                    let mut c = c?;
-                    c.before = timing::crossing_order(taker, c.end, &c.land[..c.len], moves)?;
-                    Some(c)
-                })
-            })
-            .collect()
+        timed_table(self.victim.other(), self.plain, moves)
     }
 
     /// Runs the search over `table`, whose crossings are ordered against `moves`.
@@ -326,8 +471,10 @@ fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Optio
     // A victim whose promotions can only have come late ([`late`]): the accounts place them.
     // (Asked only where the answer matters: the walks it looks at are costly.)
     let late = || promotes && !promoted && accounts && only_late(known, victim);
+    // The taker's facts, made by the first list that needs them and shared by the others.
+    let shared = OnceCell::new();
     if let Some(plain) = lists.plain(promotes).cloned() {
-        match side_with(known, victim, timing, plain, None) {
+        match side_with(known, victim, timing, plain, None, &shared) {
             Verdict::Proven(witness) => return Some(witness),
             Verdict::Open if !promoted && !late() => return None,
             Verdict::Open | Verdict::Matched => {}
@@ -343,7 +490,7 @@ fn side(known: &Known<'_>, victim: Color, timing: bool, accounts: bool) -> Optio
     }
     let mut first = None;
     for (victims, spare) in pawn_accounts(&mut lists)? {
-        match side_with(known, victim, timing, victims, spare) {
+        match side_with(known, victim, timing, victims, spare, &shared) {
             Verdict::Proven(witness) => {
                 first.get_or_insert(witness);
             }
@@ -463,7 +610,7 @@ fn pawn_accounts(lists: &mut VictimLists<'_>) -> Option<Vec<(Vec<Victim>, Option
     let mut out: Vec<(Vec<Victim>, Option<u32>)> = Vec::new();
     for (used, &c) in table.iter().enumerate() {
         let c = u32::from(c);
-        if used.count_ones() as usize != list.len() || c > budget {
+        if usize::from(FILES_IN[used]) != list.len() || c > budget {
             continue;
         }
         let spare = budget - c;
@@ -544,6 +691,7 @@ fn side_with(
     timing: bool,
     victims: Vec<Victim>,
     pawn_spare: Option<u32>,
+    shared: &OnceCell<Option<Taker>>,
 ) -> Verdict {
     let taker = victim.other();
     let missing = known.missing(victim);
@@ -554,45 +702,33 @@ fn side_with(
     if everywhere && !timing {
         return Verdict::Open;
     }
-    let Some(budget) = missing.checked_sub(known.by_pieces(taker)) else {
+    let Some(facts) = shared
+        .get_or_init(|| Taker::of(known, victim, timing))
+        .as_ref()
+    else {
         return Verdict::Open;
     };
-    let free = piece_reach(known, taker)
-        | pawn_landings(
-            known.pos.board(),
-            known.statics.fixed,
-            &known.statics.timed,
-            taker,
-        );
     let setup = Setup {
         known,
         victim,
         victims,
         pawn_spare,
-        free,
-        plain: match crossings(known, taker) {
-            Some(plain) => plain,
-            None => return Verdict::Open,
-        },
+        free: facts.free,
+        plain: &facts.orders.plain,
         missing: missing as usize,
-        budget,
+        budget: facts.budget,
     };
-    let base: Vec<Timed> = if timing {
-        known.statics.timed.iter().collect()
-    } else {
-        Vec::new()
-    };
-    let table = setup.timed_table(&base);
+    let (base, table) = (&facts.orders.base, &facts.orders.table);
     // With every victim free to die anywhere and no crossing ordered, the matching succeeds.
     let mut matched = Verdict::Open;
-    if !everywhere || timed_beyond(&table, &setup.plain, 0) {
-        match setup.search(&table, &base) {
+    if !everywhere || timed_beyond(table, setup.plain, 0) {
+        match setup.search(table, base) {
             Outcome::Found => matched = Verdict::Matched,
             Outcome::GaveUp | Outcome::Failed(None) => return Verdict::Open,
             Outcome::Failed(Some(witness)) => return Verdict::Proven(witness),
         }
     }
-    if !timing || !may_branch(known, victim, &setup.plain) {
+    if !timing || !may_branch(known, victim, setup.plain) {
         return matched;
     }
     // Each game follows one branch: the rule holds if every branch fails.
@@ -607,7 +743,7 @@ fn side_with(
             return matched;
         }
         let table_b = setup.timed_table(moves);
-        if !timed_beyond(&table_b, &table, base.len()) {
+        if !timed_beyond(&table_b, table, base.len()) {
             // Ordered as without the branch's pawns, which matched (or could not fail).
             return matched;
         }
@@ -856,7 +992,7 @@ fn promotes_in_accounts(known: &Known<'_>, color: Color, landing: Bitboard) -> b
     let Some(spare) = spare(known, color) else {
         return true;
     };
-    let walks = landing_walks(color, known.statics, landing);
+    let walks = landing_walks(color, known.statics, landing, known.walks);
     if !promotes_from_free_file(known, color, &walks, spare) {
         return false;
     }
@@ -866,7 +1002,7 @@ fn promotes_in_accounts(known: &Known<'_>, color: Color, landing: Bitboard) -> b
     let pawns = known.pos.board().by_piece(color.pawn()).count() as u32;
     table.iter().enumerate().any(|(used, &c)| {
         let c = u32::from(c);
-        used.count_ones() == pawns
+        u32::from(FILES_IN[used]) == pawns
             && c <= budget
             && File::ALL.into_iter().any(|g| {
                 used & 1 << g as usize == 0
@@ -970,58 +1106,54 @@ fn piece_reach(known: &Known<'_>, color: Color) -> Bitboard {
 }
 
 /// For each pawn `taker` must account for (on the board, or one per promoted unit it must have),
-/// its crossings from each start file (`None` where it cannot have started); `None` if they are
-/// more than eight.
-fn crossings(known: &Known<'_>, taker: Color) -> Option<Vec<[Option<Crossings>; 8]>> {
-    let list = items(known, taker)?;
+/// `list`, its crossings from each start file (`None` where it cannot have started).
+fn crossings(known: &Known<'_>, taker: Color, list: &[Item]) -> Vec<[Option<Crossings>; 8]> {
     let walks = walls_walks(taker, known.statics, known.walks);
     let fixed = known.statics.fixed;
-    Some(
-        list.iter()
-            .map(|item| {
-                std::array::from_fn(|g| {
-                    let cost = item.costs[g].base;
-                    if cost == NONE {
-                        return None;
+    list.iter()
+        .map(|item| {
+            std::array::from_fn(|g| {
+                let cost = item.costs[g].base;
+                if cost == NONE {
+                    return None;
+                }
+                let mut c = Crossings {
+                    cost,
+                    ..Crossings::default()
+                };
+                match item.place {
+                    Place::Board(sq) => {
+                        c.end = Some(sq);
+                        c.len = (sq.file() as usize).abs_diff(g);
+                        add_crossings(taker, g, sq, c.len, &mut c.land);
                     }
-                    let mut c = Crossings {
-                        cost,
-                        ..Crossings::default()
-                    };
-                    match item.place {
-                        Place::Board(sq) => {
-                            c.end = Some(sq);
-                            c.len = (sq.file() as usize).abs_diff(g);
-                            add_crossings(taker, g, sq, c.len, &mut c.land);
-                        }
-                        Place::Promoted { squares, .. } => {
-                            let ends: Vec<Square> = squares
-                                .into_iter()
-                                .filter(|&q| walks[g][usize::from(q)] != NO_WALK)
-                                .collect();
-                            c.len = ends
-                                .iter()
-                                .map(|q| (q.file() as usize).abs_diff(g))
-                                .min()
-                                .unwrap_or(0);
-                            for &q in &ends {
-                                let n = (q.file() as usize).abs_diff(g);
-                                let mut land = [Bitboard::EMPTY; 7];
-                                add_crossings(taker, g, q, n, &mut land);
-                                for (slot, l) in c.land.iter_mut().zip(land).take(c.len) {
-                                    *slot |= l;
-                                }
+                    Place::Promoted { squares, .. } => {
+                        let ends: Vec<Square> = squares
+                            .into_iter()
+                            .filter(|&q| walks[g][usize::from(q)] != NO_WALK)
+                            .collect();
+                        c.len = ends
+                            .iter()
+                            .map(|q| (q.file() as usize).abs_diff(g))
+                            .min()
+                            .unwrap_or(0);
+                        for &q in &ends {
+                            let n = (q.file() as usize).abs_diff(g);
+                            let mut land = [Bitboard::EMPTY; 7];
+                            add_crossings(taker, g, q, n, &mut land);
+                            for (slot, l) in c.land.iter_mut().zip(land).take(c.len) {
+                                *slot |= l;
                             }
                         }
                     }
-                    for l in &mut c.land {
-                        *l &= !fixed;
-                    }
-                    Some(c)
-                })
+                }
+                for l in &mut c.land {
+                    *l &= !fixed;
+                }
+                Some(c)
             })
-            .collect(),
-    )
+        })
+        .collect()
 }
 
 /// The square of a pawn whose last crossing landed only where it stands, with the moves that

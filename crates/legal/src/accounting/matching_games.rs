@@ -398,3 +398,84 @@ fn late_promotions_of_played_games() {
     eprintln!("{counts:?}");
     assert!(counts.late_promoted > 0, "{counts:?}");
 }
+
+/// The analyser's memo of the late promotions ([`late::LateMemo`]) changes no answer: along the
+/// games of [`frozen_kings_game`], one memo kept across every position gives [`late::late`] the
+/// answer a fresh memo gives, for every side, file, spare count and walls.
+#[test]
+fn the_late_memo_answers_as_a_fresh_one() {
+    let games = if cfg!(debug_assertions) { 10 } else { 200 };
+    let shared = late::LateMemo::default();
+    let (mut asked, mut placed) = (0u64, 0u64);
+    let mut cache = PawnCache::new();
+    for seed in 0..games {
+        for chess in &frozen_kings_game(seed).positions {
+            let pos = retrace_testkit::retro_position(chess);
+            with_known(&pos, &mut cache, |fresh| {
+                let kept = Known {
+                    late: &shared,
+                    ..*fresh
+                };
+                for victim in Color::ALL {
+                    let walls = late::check_walls(fresh, victim);
+                    let walks = walls_walks_around(victim, fresh.statics, walls, fresh.walks);
+                    for g in File::ALL {
+                        for spare in 0..4 {
+                            let region = pawn_region_from(fresh, victim, g, spare);
+                            let answer = late::late(fresh, victim, g, spare, walls, &walks, region);
+                            let memo = late::late(&kept, victim, g, spare, walls, &walks, region);
+                            assert_eq!(answer, memo, "{} {victim:?} {g:?} {spare}", pos.fen());
+                            asked += 1;
+                            placed += u64::from(answer.is_some());
+                        }
+                    }
+                }
+            });
+        }
+    }
+    eprintln!("{asked} asked, {placed} placed");
+    assert!(
+        cfg!(debug_assertions) || placed > 1_000,
+        "only {placed} placed"
+    );
+}
+
+/// The analyser's memos ([`late::LateMemo`], [`super::OrdersMemo`], with its other caches)
+/// change no verdict: one analyser kept across the positions one retraction before those of
+/// played games (many of them illegal, the capture matching among the reasons) gives each the
+/// reasons a fresh analyser gives.
+#[test]
+fn a_kept_analyser_answers_as_a_fresh_one() {
+    let games = if cfg!(debug_assertions) { 4 } else { 120 };
+    let mut kept = crate::Analyzer::new();
+    let (mut positions, mut unmatched) = (0u64, 0u64);
+    for seed in 0..games {
+        for game in [frozen_kings_game(seed), game(seed, 120)] {
+            for chess in game.positions.iter().step_by(3) {
+                let pos = retrace_testkit::retro_position(chess);
+                for r in pos.retractions().into_iter().take(24) {
+                    let before = pos.retract(r);
+                    let codes = |a: crate::Analysis| -> Vec<_> {
+                        a.reasons
+                            .iter()
+                            .map(|r| (r.code, r.message.clone()))
+                            .collect()
+                    };
+                    let fresh = codes(crate::Analyzer::new().analyze_here(&before));
+                    assert_eq!(codes(kept.analyze_here(&before)), fresh, "{}", before.fen());
+                    positions += 1;
+                    unmatched += u64::from(
+                        fresh
+                            .iter()
+                            .any(|(c, _)| *c == crate::ReasonCode::CaptureUnmatched),
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{positions} positions, {unmatched} with unmatched captures");
+    assert!(
+        cfg!(debug_assertions) || unmatched > 100,
+        "only {unmatched}"
+    );
+}

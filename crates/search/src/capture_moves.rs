@@ -1,0 +1,217 @@
+//! Captures are moves: the part of the proof-game bound that adds the captures a side's pawns on
+//! the board did not make to the moves those pawns made.
+//!
+//! # The argument
+//!
+//! Split the moves side `S` made into the moves of its pawns on the board and the rest (the moves
+//! of its pieces, of its promoted units, and of its units that are gone). Every unit the other
+//! side misses was captured by a move of `S`, each by its own move, so if the pawns on the board
+//! made `k` captures, the rest holds at least `c - k` captures, `c` the units the other side
+//! misses. The rest also holds at least `A` moves, what the bound charges it otherwise (the
+//! pieces' paths and the moves of `S`'s units captured by pawns, counted in its own terms), so
+//! the rest made at least `max(A, c - k)` moves.
+//!
+//! A pawn on the board that advanced `w` ranks and ends `d` files from its start file made `k`
+//! captures with `d <= k <= w` and `k = d (mod 2)` (each capture changes its file by one), and at
+//! least `w - 1` moves if `w - k >= 2` (one push may be the double step), else `w`
+//! ([`retrace_legal::pawn::walk_moves`] with `k` for `d`). Within that parity and range the
+//! captures worth having are the most a pawn makes at `w - 1` moves and the most at `w` moves.
+//!
+//! So `S` made at least the least, over the assignments of its pawns to distinct start files and
+//! their captures, of `pawn moves + max(A, c - k)`; [`PawnCaptures`] holds for each `k` the fewest
+//! pawn moves with at least `k` captures, from which [`PawnCaptures::moves_with`] takes that least.
+//! It never lowers the bound it replaces: pawn moves are at least the pawn captures and at least
+//! the fewest pawn moves, so each sum is at least `max(pawns + A, c)`.
+
+use retrace_legal::pawn;
+use shakmaty::{Bitboard, Color};
+
+/// The most captures counted (a side captures at most fifteen units).
+const MAX_CAPTURES: usize = 16;
+
+/// "No assignment" in the table.
+const NONE: u8 = u8::MAX;
+
+/// For each number of captures `k` (up to [`MAX_CAPTURES`]), the fewest moves of one side's pawns
+/// on the board when together they made at least `k` captures ([`NONE`] where they cannot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PawnCaptures([u8; MAX_CAPTURES + 1]);
+
+impl PawnCaptures {
+    /// The table of `color`'s pawns on `pawns` (see the [module](self) documentation); every entry
+    /// [`NONE`] if no assignment to distinct start files exists.
+    #[must_use]
+    pub(crate) fn new(color: Color, pawns: Bitboard) -> PawnCaptures {
+        let list: Vec<_> = pawns.into_iter().collect();
+        let mut out = [NONE; MAX_CAPTURES + 1];
+        if list.len() > 8 {
+            return PawnCaptures(out);
+        }
+        // dp[mask][k]: the fewest moves of the first popcount(mask) pawns on the start files of
+        // `mask` with exactly k captures (k capped at MAX_CAPTURES).
+        let mut dp = vec![[NONE; MAX_CAPTURES + 1]; 256];
+        dp[0][0] = 0;
+        for mask in 0..256usize {
+            let i = mask.count_ones() as usize;
+            let Some(&sq) = list.get(i) else {
+                continue;
+            };
+            let w = pawn::advance(color, sq);
+            for start in 0..8i32 {
+                let bit = 1usize << start;
+                let d = (sq.file() as i32 - start).abs();
+                if mask & bit != 0 || d > w {
+                    continue;
+                }
+                for (moves, captures) in options(w, d) {
+                    for k in 0..=MAX_CAPTURES {
+                        let so_far = dp[mask][k];
+                        if so_far == NONE {
+                            continue;
+                        }
+                        let to = (k + captures).min(MAX_CAPTURES);
+                        let next = &mut dp[mask | bit][to];
+                        *next = (*next).min(so_far.saturating_add(moves).min(NONE - 1));
+                    }
+                }
+            }
+        }
+        for (mask, row) in dp.iter().enumerate() {
+            if mask.count_ones() as usize != list.len() {
+                continue;
+            }
+            for (best, &moves) in out.iter_mut().zip(row) {
+                *best = (*best).min(moves);
+            }
+        }
+        // At least k captures: the best of every count from k up.
+        for k in (0..MAX_CAPTURES).rev() {
+            out[k] = out[k].min(out[k + 1]);
+        }
+        PawnCaptures(out)
+    }
+
+    /// The fewest moves of the pawns (with no capture required): the pawn term of the bound.
+    #[must_use]
+    pub(crate) fn fewest(&self) -> Option<u32> {
+        (self.0[0] != NONE).then(|| u32::from(self.0[0]))
+    }
+
+    /// The least of `pawn moves + max(rest, captures - k)` over the pawns' capture counts `k`
+    /// (see the [module](self) documentation): a lower bound on the side's moves when its
+    /// other units made at least `rest` moves and it made `captures` captures. `None` if no
+    /// assignment exists.
+    #[must_use]
+    pub(crate) fn moves_with(&self, rest: u32, captures: u32) -> Option<u32> {
+        // The table grows with `k`, so past `captures - rest` (where the rest's moves outweigh
+        // the captures left to it) the least sum is at that `k`: only the counts up to it matter.
+        let last = usize::try_from(captures.saturating_sub(rest))
+            .unwrap_or(MAX_CAPTURES)
+            .min(MAX_CAPTURES);
+        self.0[..=last]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &moves)| moves != NONE)
+            .map(|(k, &moves)| {
+                u32::from(moves).saturating_add(rest.max(captures.saturating_sub(k as u32)))
+            })
+            .min()
+    }
+}
+
+/// The (moves, captures) worth considering for a pawn that advanced `w` ranks and ends `d` files
+/// from its start file (`d <= w`): the most captures at `w - 1` moves, where a double step is
+/// left, and the most at `w` moves.
+fn options(w: i32, d: i32) -> impl Iterator<Item = (u8, usize)> {
+    let most = |below: i32| d + 2 * ((below - d) / 2);
+    let pushed = (w - d >= 2).then(|| ((w - 1) as u8, most(w - 2) as usize));
+    let captured = Some((w as u8, most(w) as usize));
+    pushed.into_iter().chain(captured)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    #[test]
+    fn a_pawn_trades_a_push_for_two_captures() {
+        // e2-e4: one move, no capture; e2xd3xe4: two moves, two captures.
+        let table = PawnCaptures::new(Color::White, Bitboard::from_square(Square::E4));
+        assert_eq!(table.fewest(), Some(1));
+        assert_eq!(table.0[..4], [1, 2, 2, NONE]);
+        // Three units captured, the pieces' paths cost two: the pawn's move and the three
+        // captures (the rest), or two pawn moves and one capture by the rest: four either way.
+        assert_eq!(table.moves_with(2, 3), Some(4));
+        // With nothing captured, the pawn's move and the pieces' paths.
+        assert_eq!(table.moves_with(2, 0), Some(3));
+        // The counts past `captures - rest` change nothing: the same as over every count.
+        for rest in 0..6u32 {
+            for captures in 0..17u32 {
+                let every = table
+                    .0
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &m)| m != NONE)
+                    .map(|(k, &m)| u32::from(m) + rest.max(captures.saturating_sub(k as u32)))
+                    .min();
+                assert_eq!(table.moves_with(rest, captures), every, "{rest} {captures}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_agrees_with_the_fewest_pawn_moves() {
+        for (color, squares) in [
+            (Color::White, [Square::C3, Square::C4, Square::D5]),
+            (Color::Black, [Square::A6, Square::B5, Square::B4]),
+        ] {
+            let pawns = squares.into_iter().collect::<Bitboard>();
+            let table = PawnCaptures::new(color, pawns);
+            assert_eq!(
+                table.fewest(),
+                retrace_legal::pawn_moves_needed(color, pawns),
+                "{color:?}"
+            );
+        }
+        // Nine pawns have no assignment.
+        let nine = Bitboard::from_rank(shakmaty::Rank::Second) | Square::E4;
+        assert_eq!(PawnCaptures::new(Color::White, nine).fewest(), None);
+    }
+
+    /// With no capture required the table is the pawn term it replaces, on the pawn structures of
+    /// random games (captures and promotions reshape them often).
+    #[test]
+    fn the_fewest_moves_are_those_of_the_pawn_term() {
+        let mut structures = 0;
+        for seed in 0..300 {
+            for pos in retrace_testkit::random_game(seed, 120)
+                .positions
+                .iter()
+                .step_by(7)
+            {
+                use shakmaty::Position;
+                for color in Color::ALL {
+                    let pawns = pos.board().by_piece(color.pawn());
+                    assert_eq!(
+                        PawnCaptures::new(color, pawns).fewest(),
+                        retrace_legal::pawn_moves_needed(color, pawns),
+                        "{color:?} {pawns:?}"
+                    );
+                    structures += 1;
+                }
+            }
+        }
+        assert!(structures > 3_000, "only {structures}");
+    }
+
+    #[test]
+    fn options_keep_the_parity_of_the_file_change() {
+        // Four ranks, same file: 0 or 2 captures at three moves, 4 at four.
+        assert_eq!(options(4, 0).collect::<Vec<_>>(), [(3, 2), (4, 4)]);
+        // Three ranks, one file over: 1 capture at two moves, 3 at three.
+        assert_eq!(options(3, 1).collect::<Vec<_>>(), [(2, 1), (3, 3)]);
+        // One rank straight: one move, no capture.
+        assert_eq!(options(1, 0).collect::<Vec<_>>(), [(1, 0)]);
+    }
+}
