@@ -352,7 +352,16 @@ fn reason(known: &Known<'_>, short: &Short) -> Reason {
                 Some(t) if short.cases.len() > 1 => format!("if {} came last, ", step_text(&t)),
                 _ => String::new(),
             };
+            if c.bound < 0 {
+                // `O` is to move, so `S` moved last, after `T`, with no move to spare.
+                return format!(
+                    "{head}{} is to move, so {} moved last, after that, with no move left",
+                    color_name(them),
+                    color_name(side)
+                );
+            }
             let needed = match names.as_slice() {
+                [] => "it needed more".to_owned(),
                 [(name, n)] => format!("{name} needed {}", moves(i64::from(*n))),
                 _ => {
                     let each: Vec<String> = names
