@@ -179,8 +179,10 @@ type Slot = Option<(Bitboard, Box<ByColor<Maps>>)>;
 
 /// Slots of the cache of maps (a power of two), for the permanent squares of the positions;
 /// as many again for those with one piece at home more ([`Bound::within`]), so that these never
-/// push the positions' own out.
-const SLOTS: usize = 1 << 10;
+/// push the positions' own out. A slot's maps take about 1.5 KB, made on first use: at most
+/// 25 MB a search, and a proof game's walls change often enough (the obstacles' walled squares
+/// too) that 2,048 slots rebuilt maps for a quarter of its time.
+const SLOTS: usize = 1 << 13;
 
 /// The slot of a 64-bit key in a cache of `slots` slots (a power of two).
 fn slot_of(key: u64, slots: usize) -> usize {
@@ -601,22 +603,12 @@ fn leads_through(map: &[u8; 64], role: Role, sq: Square, to: Square) -> bool {
 }
 
 /// The fewest moves `color`'s pieces on `board` need along `maps` ([`role_moves`] for each
-/// kind), the unit on `forbidden.1` (if any) not from the start numbered `forbidden.0` of its
-/// kind.
-fn pieces_moves(
-    maps: &Maps,
-    color: Color,
-    board: &Board,
-    forbidden: Option<(usize, Square)>,
-) -> u32 {
+/// kind).
+fn pieces_moves(maps: &Maps, color: Color, board: &Board) -> u32 {
     let ours = board.by_color(color);
     PIECES
         .into_iter()
-        .map(|role| {
-            let squares = ours & board.by_role(role);
-            let forbidden = forbidden.filter(|&(_, sq)| squares.contains(sq));
-            role_moves(maps, role, squares, forbidden)
-        })
+        .map(|role| role_moves(maps, role, ours & board.by_role(role), None))
         .fold(0u32, u32::saturating_add)
 }
 
@@ -730,7 +722,10 @@ impl Bound {
                 // Another unit of its kind stands there: only the pieces' paths change.
                 let of_kind = index - STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
                 let maps = self.maps_for(walls, 0);
-                let swapped = pieces_moves(maps.get(color), color, board, Some((of_kind, home)));
+                // Only the paths of its kind change.
+                let kind = board.by_color(color) & board.by_role(role);
+                let swapped = ours.pieces - role_moves(maps.get(color), role, kind, None)
+                    + role_moves(maps.get(color), role, kind, Some((of_kind, home)));
                 let on_a_path = crosses_a_path(&maps, board, home, role.of(color));
                 self.put_back(walls, 0, maps);
                 if ours.with_pieces(swapped).total(0) <= budget_left || !on_a_path {
@@ -742,7 +737,7 @@ impl Bound {
                 let walled = walls.with(home);
                 let maps = self.maps_for(walled, 1);
                 let fits = Color::ALL.into_iter().all(|c| {
-                    let pieces = pieces_moves(maps.get(c), c, board, None);
+                    let pieces = pieces_moves(maps.get(c), c, board);
                     needed.get(c).with_pieces(pieces).total(0) <= *budget.get(c)
                 });
                 self.put_back(walled, 1, maps);
@@ -779,7 +774,7 @@ impl Bound {
         let board = pos.board();
         let maps = self.maps_for(walls, 0);
         let ours = board.by_color(color);
-        let pieces = pieces_moves(maps.get(color), color, board, None);
+        let pieces = pieces_moves(maps.get(color), color, board);
         let table = self.pawn_captures(color, ours & board.pawns());
         let captured = if self.capture_squares {
             let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
