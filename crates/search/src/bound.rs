@@ -1144,6 +1144,11 @@ mod tests {
         let king = &maps(Color::White, walls)[7];
         assert_eq!(king[Square::E7.to_usize()], FAR);
         assert_eq!(king[Square::E6.to_usize()], 5);
+        // The colour swap: White's pawns at home keep the black king off the third rank.
+        let walls = squares(&[Square::A2, Square::B2, Square::C2, Square::D2]);
+        assert_eq!(maps(Color::Black, walls)[7][Square::B1.to_usize()], 9);
+        let walls = squares(&[Square::A2, Square::B2, Square::C2]);
+        assert_eq!(maps(Color::Black, walls)[7][Square::B1.to_usize()], 8);
     }
 
     #[test]
@@ -1168,6 +1173,22 @@ mod tests {
             forced_promotions(Color::White, near.board(), &mut Vec::new()),
             0
         );
+        // The colour swap: the same for Black.
+        let swapped = |fen: &str| {
+            let field = fen.split(' ').next().expect("board");
+            board(&format!("{} w - -", retrace_testkit::swapped_board(field)))
+        };
+        let game = swapped("rnbq1knr/ppp2ppp/3p4/3p4/5b2/8/PPPP1PPP/RNBQKBNR");
+        assert_eq!(
+            forced_promotions(Color::Black, game.board(), &mut Vec::new()),
+            1
+        );
+        assert_eq!(moves_needed(&game).black, PROMOTION_MOVES);
+        let near = swapped("rnbq1knr/ppp2ppp/4p3/4p3/5b2/8/PPPP1PPP/RNBQKBNR");
+        assert_eq!(
+            forced_promotions(Color::Black, near.board(), &mut Vec::new()),
+            0
+        );
     }
 
     #[test]
@@ -1186,6 +1207,17 @@ mod tests {
             .expect("FEN");
         assert_eq!(bound.moves_needed(&away).white, 4);
         assert!(bound.within(&away, ByColor { white: 4, black: 0 }));
+        // The colour swap: the same for Black.
+        let swapped = |board: &str| {
+            let fen = format!("{} b - -", retrace_testkit::swapped_board(board));
+            RetroPosition::from_fen(&fen).expect("FEN")
+        };
+        let pos = swapped("rnbqkbnr/pppppppp/8/8/1P6/1R6/P1PPPPPP/1NBQKBNR");
+        assert_eq!(bound.moves_needed(&pos).black, 3);
+        assert!(!bound.within(&pos, ByColor { white: 0, black: 4 }));
+        assert!(bound.within(&pos, ByColor { white: 0, black: 5 }));
+        let away = swapped("rnbqkbnr/pppppppp/8/8/1P6/1RN5/P1PPPPPP/2BQKBNR");
+        assert!(bound.within(&away, ByColor { white: 0, black: 4 }));
     }
 
     #[test]
@@ -1204,6 +1236,9 @@ mod tests {
         // as a bishop.
         let promoted = needed("rn1qk1nr/pppppppp/8/6b1/8/8/PPPPPPP1/RNBQKBNR w - -");
         assert_eq!(promoted.black, PROMOTION_MOVES + 3);
+        // The colour swap: a white bishop promoted on g8 walks g8-h7-f5-g4.
+        let board = retrace_testkit::swapped_board("rn1qk1nr/pppppppp/8/6b1/8/8/PPPPPPP1/RNBQKBNR");
+        assert_eq!(needed(&format!("{board} b - -")).white, PROMOTION_MOVES + 3);
         // The near miss: with the g-pawn on g6 the bishop goes f8-h6-g5, two moves, and the
         // pawn's one.
         let near = needed("rn1qk1nr/pppppp1p/6p1/6b1/8/8/PPPPPPPP/RNBQKBNR w - -");
