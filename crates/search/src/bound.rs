@@ -355,7 +355,7 @@ fn forced_promotions(victim: Color, board: &Board, landings: &mut Vec<Option<Lan
     // Each landing is a capture by one of the pawns: too few to reach the count, nothing to ask;
     // and pawns on distinct files may each have stayed on its own, with no landing at all.
     // A landing took a unit of `victim`: no more of them than it misses.
-    let lost = 16 - ours.count() as u32;
+    let lost = 16u32.saturating_sub(ours.count() as u32);
     if pieces + lost.min(takers.count() as u32) <= 7 || pawn::on_distinct_files(takers) {
         return 0;
     }
