@@ -106,13 +106,14 @@ fn maps(color: Color, walls: Bitboard) -> Maps {
     let mut all = [[FAR; 64]; STARTS.len() + PROMOTIONS.len()];
     all[..STARTS.len()].copy_from_slice(&start_maps(color, walls));
     // A pawn promotes on a square of the last rank where no unit stood throughout the game.
-    let promotion_squares: Vec<(Square, u8)> = (Bitboard::from_rank(color.other().backrank())
-        & !walls)
-        .into_iter()
-        .map(|sq| (sq, 0))
-        .collect();
+    let open = Bitboard::from_rank(color.other().backrank()) & !walls;
+    let mut sources = [(Square::A1, 0); 8];
+    for (source, sq) in sources.iter_mut().zip(open) {
+        *source = (sq, 0);
+    }
+    let sources = &sources[..open.count()];
     for (map, role) in all[STARTS.len()..].iter_mut().zip(PROMOTIONS) {
-        *map = shortest_paths(role, &promotion_squares, walls);
+        *map = shortest_paths(role, sources, walls);
     }
     all
 }
@@ -288,23 +289,15 @@ fn role_moves_with(
     squares.into_iter().map(promoted).sum::<u32>() - best_saving
 }
 
-/// The roles a promoted unit can have, with the most originals of each (its start squares).
-const PROMOTED_ROLES: [(Role, usize); 4] = [
-    (Role::Knight, 2),
-    (Role::Bishop, 2),
-    (Role::Rook, 2),
-    (Role::Queen, 1),
-];
-
 /// The fewest moves `color`'s pieces other than the king on `board` need, for each number `q`
 /// of them at least that are promoted units (entry `q`): the least over the ways of spreading
 /// the promotions over the kinds.
 fn pieces_promoted(maps: &Maps, color: Color, board: &Board) -> [u32; 9] {
     let ours = board.by_color(color);
     // For each kind, the moves with at most `o` originals, for every `o` up to its starts.
-    let costs = PROMOTED_ROLES.map(|(role, starts)| {
+    let costs = PROMOTIONS.map(|role| {
         let squares = ours & board.by_role(role);
-        let most = starts.min(squares.count());
+        let most = starts_of(maps, role).len().min(squares.count());
         let mut by_originals = [u32::from(FAR); 3];
         for (o, cost) in by_originals.iter_mut().enumerate().take(most + 1) {
             *cost = role_moves_with(maps, role, squares, None, o);
@@ -567,30 +560,23 @@ fn crosses_a_path(maps: &ByColor<Maps>, board: &Board, home: Square, unit: Piece
         let Some(piece) = board.piece_at(to) else {
             return false;
         };
-        let maps = maps.get(piece.color);
-        let kind: &[[u8; 64]] = match piece.role {
-            Role::Pawn => return false,
-            Role::King => starts_of(maps, Role::King),
-            role => {
-                let i = STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
-                let n = STARTS.iter().filter(|&&(r, _)| r == role).count();
-                let promoted = promoted_map(maps, role).map(std::slice::from_ref);
-                return maps[i..i + n]
-                    .iter()
-                    .chain(promoted.into_iter().flatten())
-                    .any(|map| leads_through(map, piece.role, home, to));
-            }
-        };
-        let squares = if piece.color == unit.color {
-            Bitboard::from_square(home)
-        } else {
+        if piece.role == Role::Pawn {
+            return false;
+        }
+        let squares = if piece.role == Role::King && piece.color != unit.color {
             attacked.with(home)
+        } else {
+            Bitboard::from_square(home)
         };
-        kind.iter().any(|map| {
-            squares
-                .into_iter()
-                .any(|sq| leads_through(map, piece.role, sq, to))
-        })
+        let maps = maps.get(piece.color);
+        starts_of(maps, piece.role)
+            .iter()
+            .chain(promoted_map(maps, piece.role))
+            .any(|map| {
+                squares
+                    .into_iter()
+                    .any(|sq| leads_through(map, piece.role, sq, to))
+            })
     })
 }
 
