@@ -83,7 +83,7 @@ pub mod pawn {
     pub use crate::pawns::{advance, on_distinct_files, walk_moves, PawnCost};
 }
 
-pub use statics::{permanent_squares, permanent_squares_and_home_captures, CAGE_LIMIT};
+pub use statics::{permanent_squares, permanent_squares_and_home_captures, FixedCache, CAGE_LIMIT};
 pub use types::{Analysis, Captures, Reason, ReasonCode, Verdict};
 
 /// Which of the costlier rules an [`Analyzer`] runs; all of them by default. Off, a rule leaves

@@ -276,9 +276,9 @@ type FixedSlot = Option<((Bitboard, Bitboard), (Bitboard, ByColor<Bitboard>))>;
 
 /// Recent results of [`fixed_and_stuck`]'s fixpoint, by what it reads of a position (the squares
 /// known fixed and the originals at home), which change far less often than positions in a
-/// search. Owned by an `Analyzer`; its slots are made on first use.
-#[derive(Default)]
-pub(crate) struct FixedCache {
+/// search. Owned by an `Analyzer` (or a search); its slots are made on first use.
+#[derive(Clone, Debug, Default)]
+pub struct FixedCache {
     slots: Vec<FixedSlot>,
 }
 
@@ -322,10 +322,14 @@ pub fn permanent_squares(pos: &RetroPosition) -> Bitboard {
 
 /// [`permanent_squares`], and for each side the home squares of its originals that were walled
 /// in the same way (every first step a permanent square) but are gone: each never moved, so it
-/// was captured on its home square, by a move of the other side onto it.
+/// was captured on its home square, by a move of the other side onto it. With `cache` (owned by
+/// a search that asks this of many positions), the fixpoint is looked up there first.
 #[must_use]
-pub fn permanent_squares_and_home_captures(pos: &RetroPosition) -> (Bitboard, ByColor<Bitboard>) {
-    fixed_and_stuck(pos, None)
+pub fn permanent_squares_and_home_captures(
+    pos: &RetroPosition,
+    cache: Option<&mut FixedCache>,
+) -> (Bitboard, ByColor<Bitboard>) {
+    fixed_and_stuck(pos, cache)
 }
 
 /// The largest pen (in squares) whose units are reported in [`crate::Analysis::caged`].

@@ -622,6 +622,9 @@ pub(crate) struct Bound {
     captures: Vec<Option<CaptureSlot>>,
     /// The captures landed where only pieces stood ([`forced_promotions`]), per side.
     landings: Vec<Option<LandingSlot>>,
+    /// The permanent squares of recent positions, by what they read of a position (which changes
+    /// far less often than the position along a search).
+    permanent: retrace_legal::FixedCache,
 }
 
 impl Bound {
@@ -634,6 +637,7 @@ impl Bound {
             pawns: Vec::new(),
             captures: Vec::new(),
             landings: Vec::new(),
+            permanent: retrace_legal::FixedCache::default(),
         }
     }
 
@@ -650,7 +654,8 @@ impl Bound {
     #[cfg(test)]
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
-        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
+        let (walls, homes) =
+            retrace_legal::permanent_squares_and_home_captures(pos, Some(&mut self.permanent));
         ByColor::new_with(|color| {
             self.needed(pos, walls, *homes.get(color.other()), color)
                 .total(0)
@@ -678,7 +683,8 @@ impl Bound {
     /// So the side needs at least the least of the three, whichever case the game took.
     #[must_use]
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
-        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
+        let (walls, homes) =
+            retrace_legal::permanent_squares_and_home_captures(pos, Some(&mut self.permanent));
         let board = pos.board();
         let needed =
             ByColor::new_with(|color| self.needed(pos, walls, *homes.get(color.other()), color));
@@ -926,7 +932,7 @@ mod tests {
                 walled += usize::from((walls & !pos.board().pawns()).any());
                 tightened += usize::from(bound != without.moves_needed(&retro));
                 raised += usize::from(bound != plain.moves_needed(&retro));
-                let (_, homes) = retrace_legal::permanent_squares_and_home_captures(&retro);
+                let (_, homes) = retrace_legal::permanent_squares_and_home_captures(&retro, None);
                 at_home += usize::from(homes.white.any() || homes.black.any());
                 checked += 1;
             }
