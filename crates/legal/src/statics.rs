@@ -274,7 +274,8 @@ const FIXED_SLOTS: usize = 1 << 10;
 /// A [`FixedCache`] slot: what the fixpoint reads of a position, and its result.
 type FixedSlot = Option<((Bitboard, Bitboard), (Bitboard, ByColor<Bitboard>))>;
 
-/// Recent results of [`fixed_and_stuck`]'s fixpoint, by what it reads of a position (the squares
+/// Recent results of the fixpoint of the permanent squares
+/// ([`permanent_squares_and_home_captures`]), by what it reads of a position (the squares
 /// known fixed and the originals at home), which change far less often than positions in a
 /// search. Owned by an `Analyzer` (or a search); its slots are made on first use.
 #[derive(Clone, Debug, Default)]

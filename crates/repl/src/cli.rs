@@ -112,9 +112,10 @@ pub enum Command {
         #[arg(long)]
         no_auto_cages: bool,
     },
-    /// Find every game of exactly N moves from the initial array that reaches the position.
+    /// Find every game of exactly N moves from the initial array that reaches the position, or
+    /// with --shortest the games of the fewest moves.
     #[command(
-        group(clap::ArgGroup::new("length").required(true).args(["moves", "plies"])),
+        group(clap::ArgGroup::new("length").required(true).args(["moves", "plies", "shortest"])),
         mut_arg("fen", |a| a.help(
             "A full FEN, a board field alone (the side to move follows from the length), or - \
              to read one per line from standard input"
@@ -129,6 +130,15 @@ pub enum Command {
         /// The length in plies (instead of --moves).
         #[arg(long, value_name = "P", value_parser = crate::proofgame::parse_plies)]
         plies: Option<u32>,
+        /// Find the shortest games instead: each length in turn from none, every one searched
+        /// completely before the next, until a length has games (a bare board tries either
+        /// side to move).
+        #[arg(long)]
+        shortest: bool,
+        /// With --shortest, the longest length tried, in moves (N or N.5; 30 by default).
+        #[arg(long, value_name = "N", conflicts_with_all = ["moves", "plies"],
+              value_parser = crate::proofgame::parse_moves)]
+        longest: Option<u32>,
         /// Stop after M games (the answer is then marked incomplete, and never unique).
         #[arg(long, value_name = "M", value_parser = crate::args::parse_max)]
         max: Option<usize>,

@@ -6,7 +6,7 @@ use std::{io::IsTerminal, path::Path, process::ExitCode, time::Instant};
 
 use retrace_cage::{Cage, CageStore};
 use retrace_legal::text::plural;
-use retrace_unmove::{retro_perft_limited, PerftLimit};
+use retrace_unmove::{retro_perft_limited, PerftLimit, RetroPosition};
 use shakmaty::{ByColor, Square};
 
 use crate::{
@@ -130,6 +130,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             position,
             moves,
             plies,
+            shortest,
+            longest,
             max,
             max_nodes,
             pgn,
@@ -137,10 +139,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             cages,
         }) => {
             let store = load_cages(cages.as_deref(), interrupt)?;
-            // Clap makes exactly one of the two present.
-            let plies = moves.or(plies).unwrap_or_default();
+            // Clap makes exactly one of the three present.
+            let plies = if shortest {
+                longest.unwrap_or(proofgame::DEFAULT_LONGEST)
+            } else {
+                moves.or(plies).unwrap_or_default()
+            };
             let request = proofgame::Request {
                 plies,
+                shortest,
                 max,
                 max_nodes,
                 exact_castling: exact_fen,
@@ -433,6 +440,17 @@ fn proofgame_command(
 ) -> Result<ExitCode, CliError> {
     let pgn = std::sync::Mutex::new(String::new());
     let answer = |fen: &str| {
+        if request.shortest {
+            return shortest_answer(
+                args,
+                fen,
+                request,
+                cages,
+                interrupt,
+                &pgn,
+                pgn_file.is_some(),
+            );
+        }
         let setup = args.setup(&proofgame::complete_fen(fen, request.plies))?;
         let pos = &setup.pos;
         proofgame::check_side(pos, request.plies).map_err(CliError::BadInput)?;
@@ -473,6 +491,44 @@ fn proofgame_command(
     };
     write_pgn(pgn_file, &pgn)?;
     Ok(code)
+}
+
+/// `proofgame --shortest`'s answer for one FEN (a bare board tries either side to move), its
+/// games added to `pgn` when `want_pgn`.
+fn shortest_answer(
+    args: &PositionArgs,
+    fen: &str,
+    request: proofgame::Request,
+    cages: &CageStore,
+    interrupt: &Interrupt,
+    pgn: &std::sync::Mutex<String>,
+    want_pgn: bool,
+) -> Result<Answer, CliError> {
+    let setups = proofgame::shortest_fens(fen)
+        .iter()
+        .map(|fen| args.setup(fen))
+        .collect::<Result<Vec<_>, _>>()?;
+    let request = proofgame::Request {
+        exact_castling: request.exact_castling && setups.iter().all(|s| s.facts.castling_known),
+        ..request
+    };
+    let positions: Vec<RetroPosition> = setups.into_iter().map(|setup| setup.pos).collect();
+    let params = retrace_search::ProofGameParams {
+        cancel: Some(interrupt.flag()),
+        ..retrace_search::ProofGameParams::default()
+    };
+    interrupt.heed();
+    let found = proofgame::search_shortest(&positions, request, cages, params);
+    let pos = proofgame::fitting(&positions, found.plies)
+        .ok_or_else(|| CliError::Internal("no position to search".into()))?;
+    let answer = output::proofgame::shortest_answer(pos, &found)?;
+    if want_pgn {
+        let games = proofgame::pgn(pos, &found.found.games).map_err(CliError::Internal)?;
+        pgn.lock()
+            .map_err(|_| CliError::Internal("the PGN buffer was poisoned".into()))?
+            .push_str(&games);
+    }
+    Ok(answer)
 }
 
 /// Writes the games gathered to the `--pgn` file (standard output for `-`), whole or not at all.

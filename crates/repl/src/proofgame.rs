@@ -8,12 +8,16 @@ use crate::args::KEPT_SOLUTIONS;
 use retrace_cage::CageStore;
 use retrace_legal::text::color_name;
 use retrace_search::{
-    proof_games, side_to_move_after, to_pgn_tagged, LegalPruner, ProofGameParams, ProofGames,
+    proof_games, shortest_proof_games, side_to_move_after, to_pgn_tagged, LegalPruner,
+    ProofGameParams, ProofGames, ShortestProofGames,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 
 /// The longest proof game asked for, in plies: longer ones never finish.
 pub const MAX_PLIES: u32 = 128;
+
+/// The longest length a search for the shortest games tries unless told: 30 moves, in plies.
+pub const DEFAULT_LONGEST: u32 = 60;
 
 /// A game length as composers write it: `N` moves (2N plies) or `N.5` moves (2N+1 plies, Black to
 /// move at the end).
@@ -76,6 +80,20 @@ pub fn complete_fen(fen: &str, plies: u32) -> String {
     }
 }
 
+/// The FENs a search for the shortest games asks: a board field alone with each side to move, a
+/// full FEN as it is.
+#[must_use]
+pub fn shortest_fens(fen: &str) -> Vec<String> {
+    if fen.split_ascii_whitespace().count() == 1 {
+        ["w", "b"]
+            .iter()
+            .map(|side| format!("{} {side}", fen.trim()))
+            .collect()
+    } else {
+        vec![fen.to_owned()]
+    }
+}
+
 /// Refuses a position whose side to move cannot be to move after `plies` plies.
 pub fn check_side(pos: &RetroPosition, plies: u32) -> Result<(), String> {
     let expected = side_to_move_after(plies);
@@ -94,11 +112,28 @@ pub fn check_side(pos: &RetroPosition, plies: u32) -> Result<(), String> {
 /// The options of one proof-game search.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Request {
+    /// The length of the games; with `shortest`, the longest length tried.
     pub plies: u32,
+    /// Whether the shortest games are sought, each length in turn up to `plies`.
+    pub shortest: bool,
     pub max: Option<usize>,
     pub max_nodes: Option<u64>,
     /// The position's missing castling rights were lost.
     pub exact_castling: bool,
+}
+
+impl Request {
+    /// The search parameters of this request, the rest (cancel flag, progress) from `params`.
+    fn params<'a>(&self, params: ProofGameParams<'a>) -> ProofGameParams<'a> {
+        ProofGameParams {
+            plies: self.plies,
+            max_solutions: self.max,
+            keep: Some(KEPT_SOLUTIONS),
+            max_nodes: self.max_nodes,
+            exact_castling: self.exact_castling,
+            ..params
+        }
+    }
 }
 
 /// Runs the search for `request` on `pos` (whose side to move fits the length).
@@ -108,15 +143,32 @@ pub fn search(
     cages: &CageStore,
     params: ProofGameParams<'_>,
 ) -> ProofGames {
-    let params = ProofGameParams {
-        plies: request.plies,
-        max_solutions: request.max,
-        keep: Some(KEPT_SOLUTIONS),
-        max_nodes: request.max_nodes,
-        exact_castling: request.exact_castling,
-        ..params
-    };
-    proof_games(pos, params, &LegalPruner::with_cages(cages))
+    proof_games(pos, request.params(params), &LegalPruner::with_cages(cages))
+}
+
+/// Runs the search for the shortest games of `request` (up to `request.plies`) to one of
+/// `positions` (one board, with one side to move or each).
+pub fn search_shortest(
+    positions: &[RetroPosition],
+    request: Request,
+    cages: &CageStore,
+    params: ProofGameParams<'_>,
+) -> ShortestProofGames {
+    shortest_proof_games(
+        positions,
+        request.params(params),
+        &LegalPruner::with_cages(cages),
+    )
+}
+
+/// The position of `positions` whose side to move fits a game of `plies` plies (the first when
+/// none does, which a search that found no game may leave).
+#[must_use]
+pub fn fitting(positions: &[RetroPosition], plies: u32) -> Option<&RetroPosition> {
+    positions
+        .iter()
+        .find(|pos| pos.to_move() == side_to_move_after(plies))
+        .or(positions.first())
 }
 
 /// The games as PGN, one record each, numbered in the Round tag.

@@ -507,15 +507,29 @@ impl Session {
     ) -> Result<(Reply, Option<SessionError>), SessionError> {
         let plies = request.plies;
         let pos = self.position().clone();
-        crate::proofgame::check_side(&pos, plies).map_err(SessionError::ProofGame)?;
+        if !request.shortest {
+            crate::proofgame::check_side(&pos, plies).map_err(SessionError::ProofGame)?;
+        }
         let params = ProofGameParams {
             cancel: Some(Arc::clone(&hooks.cancel)),
             progress: Some(&mut *hooks.progress),
             ..ProofGameParams::default()
         };
-        let found = crate::proofgame::search(&pos, request, &self.cages, params);
-        let report = ProofGameReport::new(&pos, plies, &found)
-            .map_err(|e| SessionError::ProofGame(e.to_string()))?;
+        let (found, report) = if request.shortest {
+            let shortest = crate::proofgame::search_shortest(
+                std::slice::from_ref(&pos),
+                request,
+                &self.cages,
+                params,
+            );
+            let report = ProofGameReport::shortest(&pos, &shortest);
+            (shortest.found, report)
+        } else {
+            let found = crate::proofgame::search(&pos, request, &self.cages, params);
+            let report = ProofGameReport::new(&pos, plies, &found);
+            (found, report)
+        };
+        let report = report.map_err(|e| SessionError::ProofGame(e.to_string()))?;
         let pgn = match pgn_file {
             Some(_) => {
                 Some(crate::proofgame::pgn(&pos, &found.games).map_err(SessionError::ProofGame)?)

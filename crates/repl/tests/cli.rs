@@ -629,6 +629,59 @@ fn proofgame_says_impossible_only_when_no_game_exists() {
     assert_eq!(doc["solutions"], serde_json::json!(["1.e4 e5 2.Ke2 Ke7"]));
 }
 
+/// `--shortest` on a bare board: every length is tried with its side to move, and the answer is
+/// the least length forward play reaches the board in, with all its games.
+#[test]
+fn proofgame_shortest_finds_the_least_length_forward_play_confirms() {
+    let boards = [
+        // 1.e4 e5 2.Ke2 Ke7: four plies.
+        "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR",
+        // A knight's trip and back for White, one pawn step for Black: 1.Nf3 e6 2.Ng1 (three
+        // plies), or longer orders; Black to move.
+        "rnbqkbnr/pppp1ppp/4p3/8/8/8/PPPPPPPP/RNBQKBNR",
+    ];
+    for board in boards {
+        let doc = json(&retrace(&["proofgame", board, "--shortest", "--json"], ""));
+        let plies = u32::try_from(doc["plies"].as_u64().expect("plies")).expect("small");
+        assert_eq!(doc["shortest"], true, "{board}");
+        assert_eq!(doc["complete"], true, "{board}");
+        let parsed: shakmaty::Board = board.parse().expect("board");
+        for shorter in 0..plies {
+            assert_eq!(
+                forward_games(&parsed, shorter),
+                0,
+                "{board} in {shorter} plies"
+            );
+        }
+        assert_eq!(
+            doc["count"].as_u64(),
+            Some(forward_games(&parsed, plies) as u64),
+            "{board}"
+        );
+    }
+    // A cap below the least length: none found, every length searched.
+    let board = boards[0];
+    let doc = json(&retrace(
+        &[
+            "proofgame",
+            board,
+            "--shortest",
+            "--longest",
+            "1.5",
+            "--json",
+        ],
+        "",
+    ));
+    assert_eq!(
+        (doc["count"].as_u64(), doc["shortest"].as_bool()),
+        (Some(0), Some(false))
+    );
+    assert_eq!(doc["complete"], true);
+    // --longest belongs to --shortest alone.
+    let out = retrace(&["proofgame", board, "--moves", "2", "--longest", "3"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
 #[test]
 fn proofgame_exact_fen_makes_a_missing_castling_right_a_lost_one() {
     // The initial array with White's king-side right gone: the king or h1 rook moved and came

@@ -264,10 +264,19 @@ fn repl_line(rng: &mut SmallRng, fens: &[String]) -> Vec<u8> {
         // Searches kept small: the point is the parser and the session, not the search.
         "solve" => format!("{} max 3", rng.gen_range(0..=2)),
         "prove" => rng.gen_range(0..=2).to_string(),
-        "proofgame" => ["1", "1.5", "2", "plies 3", "0", "x"]
-            .choose(rng)
-            .expect("length")
-            .to_string(),
+        "proofgame" => [
+            "1",
+            "1.5",
+            "2",
+            "plies 3",
+            "0",
+            "x",
+            "shortest longest 1.5",
+            "shortest x",
+        ]
+        .choose(rng)
+        .expect("length")
+        .to_string(),
         "cage" => [
             "verify all depth 2",
             "list",

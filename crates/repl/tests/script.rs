@@ -392,6 +392,30 @@ fn proofgame_lists_games_forward_and_step_walks_into_one() {
 }
 
 #[test]
+fn proofgame_shortest_in_the_repl_finds_the_least_length_and_steps_into_it() {
+    let out = run_script(
+        &[],
+        "board rn1qkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR w\nproofgame shortest\nstep 1\nhistory\nproofgame shortest longest\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("shortest: 1 proof game in 3.5 moves (7 plies)")
+            && text.contains("no shorter game")
+            && text.contains("1. 1.e3 d6 2.Qh5 Bg4 3.e4 Bd1 4.Qxd1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Qh5xBd1"),
+        "the history retracts the game: {text}"
+    );
+    assert!(
+        stderr(&out).contains("usage: proofgame"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn solve_in_the_repl_finds_the_cage_itself_and_says_why_each_capture_dies() {
     let out = run_script(&[], "fen 8/8/8/8/8/1P6/1PkPP3/KR1b4 b - -\nsolve 1\n");
     let text = stdout(&out);

@@ -41,7 +41,10 @@ pub use facts::GameFacts;
 pub use options::SearchOptions;
 pub use pgn::{game_score, line_notation, to_pgn, to_pgn_tagged, PgnError};
 pub use progress::{Phase, Progress};
-pub use proofgame::{proof_games, side_to_move_after, ProofGameParams, ProofGames};
+pub use proofgame::{
+    proof_games, shortest_proof_games, side_to_move_after, ProofGameParams, ProofGames,
+    ShortestProofGames,
+};
 #[cfg(feature = "bench")]
 pub use prove::prove_measured;
 pub use prove::{prove, prove_counted, prove_within, Cut, Proof, Try};

@@ -6,7 +6,7 @@
 
 use std::{
     sync::{atomic::AtomicBool, Arc},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use retrace_unmove::{Retraction, RetroPosition};
@@ -118,4 +118,79 @@ pub fn proof_games<P: Pruner>(
         nodes: found.nodes,
         elapsed: found.elapsed,
     }
+}
+
+/// What [`shortest_proof_games`] found: the games of the least length that has any, or, when none
+/// was found, what the last length searched gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortestProofGames {
+    /// The length of the games found, or the last length searched when none was.
+    pub plies: u32,
+    /// The games of that length, with the nodes and time of every length searched.
+    pub found: ProofGames,
+}
+
+impl ShortestProofGames {
+    /// Whether `plies` is proven the least length: games were found, and every shorter length
+    /// was searched completely and has none.
+    #[must_use]
+    pub fn proven_shortest(&self) -> bool {
+        self.found.count > 0
+    }
+}
+
+/// The shortest games from the initial array to one of `positions` (one board, with one side to
+/// move or with each), of at most `params.plies` plies: each length in turn from none, searched
+/// completely before the next, until a length has games or a search is cut short (by
+/// `params.max_nodes` over all lengths, `params.max_solutions`, or `params.cancel`). Lengths the
+/// distance bound rules out cost nothing, so the search starts in earnest at the least length the
+/// bound allows. A length whose side to move fits none of the positions is skipped.
+pub fn shortest_proof_games<P: Pruner>(
+    positions: &[RetroPosition],
+    mut params: ProofGameParams<'_>,
+    pruner: &P,
+) -> ShortestProofGames {
+    let start = Instant::now();
+    let mut nodes = 0u64;
+    let mut last = ShortestProofGames {
+        plies: 0,
+        found: ProofGames {
+            games: Vec::new(),
+            count: 0,
+            complete: true,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        },
+    };
+    for plies in 0..=params.plies {
+        let Some(pos) = positions
+            .iter()
+            .find(|pos| pos.to_move() == side_to_move_after(plies))
+        else {
+            continue;
+        };
+        let length = ProofGameParams {
+            plies,
+            max_solutions: params.max_solutions,
+            keep: params.keep,
+            max_nodes: params.max_nodes.map(|max| max.saturating_sub(nodes)),
+            exact_castling: params.exact_castling,
+            cancel: params.cancel.clone(),
+            progress: params
+                .progress
+                .as_deref_mut()
+                .map(|report| report as &mut dyn FnMut(Progress)),
+            options: params.options,
+        };
+        let found = proof_games(pos, length, pruner);
+        nodes += found.nodes;
+        let done = found.count > 0 || !found.complete;
+        last = ShortestProofGames { plies, found };
+        if done {
+            break;
+        }
+    }
+    last.found.nodes = nodes;
+    last.found.elapsed = start.elapsed();
+    last
 }

@@ -110,7 +110,8 @@ pub struct CageClaim {
 }
 
 const PROOFGAME_USAGE: &str =
-    "usage: proofgame N [max M] [pgn FILE] (N moves, N.5 with Black to move), or proofgame plies P ...";
+    "usage: proofgame N [max M] [pgn FILE] (N moves, N.5 with Black to move), \
+     or proofgame plies P ..., or proofgame shortest [longest N] ...";
 const EXPORT_USAGE: &str = "usage: export pgn|fen [file], or export solutions pgn|fen FILE";
 const EXPORT_SOLUTIONS_USAGE: &str = "usage: export solutions pgn|fen FILE";
 const RETRACTOR_USAGE: &str = "usage: retractor proca|hoeg|help N #M|=M|s#M";
@@ -220,10 +221,16 @@ fn parse_retractor(args: &str) -> Result<Command, ParseError> {
     })
 }
 
-/// `proofgame N [max M] [pgn FILE]` or `proofgame plies P ...`.
+/// `proofgame N [max M] [pgn FILE]`, `proofgame plies P ...` or `proofgame shortest [longest N]
+/// ...`.
 fn parse_proofgame(args: &str) -> Result<Command, ParseError> {
     let words: Vec<&str> = args.split_whitespace().collect();
     let (plies, options) = match words.as_slice() {
+        ["shortest", "longest", n, rest @ ..] => (
+            proofgame::parse_moves(n).map_err(ParseError::Argument)?,
+            rest,
+        ),
+        ["shortest", rest @ ..] => (proofgame::DEFAULT_LONGEST, rest),
         ["plies", p, rest @ ..] => (
             proofgame::parse_plies(p).map_err(ParseError::Argument)?,
             rest,
@@ -236,6 +243,7 @@ fn parse_proofgame(args: &str) -> Result<Command, ParseError> {
     };
     let mut request = proofgame::Request {
         plies,
+        shortest: words.first() == Some(&"shortest"),
         ..proofgame::Request::default()
     };
     let mut pgn = None;

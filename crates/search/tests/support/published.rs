@@ -21,6 +21,9 @@ pub struct Published {
     pub plies: u32,
     /// The source says the game is unique.
     pub unique: bool,
+    /// The source says no shorter game reaches the position ("shortest proof game").
+    #[allow(dead_code)]
+    pub shortest: bool,
     /// The published game, its moves in SAN without check marks.
     pub game: Vec<String>,
 }
@@ -46,6 +49,7 @@ pub fn load() -> Vec<Published> {
                 pos: RetroPosition::from_fen(&fen).expect("a proof-game position sets up"),
                 plies: p["n"].as_u64().expect("n") as u32,
                 unique,
+                shortest: text("stipulation_text").starts_with("Shortest"),
                 game: moves_of(&text("answer")),
             }
         })
