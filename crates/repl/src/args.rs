@@ -200,11 +200,7 @@ impl SolveRequest {
     /// when the move number leaves too few plies for the depth).
     pub fn facts(&self, setup: &Setup) -> Result<GameFacts, String> {
         let (pos, read) = (&setup.pos, &setup.facts);
-        let mut facts = GameFacts {
-            exact_castling: self.exact_fen && read.castling_known,
-            exact_en_passant: self.exact_fen && read.ep_known,
-            ..GameFacts::default()
-        };
+        let mut facts = crate::exact::facts(self.exact_fen, read);
         if self.game_clocks {
             facts.halfmove_clock = read.halfmove_clock;
             if let Some(plies) = read.plies_since_start(pos.to_move()) {

@@ -37,14 +37,14 @@ pub mod rights;
 mod solve;
 mod table;
 
-pub use facts::GameFacts;
+pub use facts::{fact_reasons, GameFacts};
 pub use options::SearchOptions;
 pub use pgn::{game_score, line_notation, to_pgn, to_pgn_tagged, PgnError};
 pub use progress::{Phase, Progress};
 pub use proofgame::{proof_games, side_to_move_after, ProofGameParams, ProofGames};
 #[cfg(feature = "bench")]
 pub use prove::prove_measured;
-pub use prove::{prove, prove_counted, prove_within, Cut, Proof, Try};
+pub use prove::{prove, prove_counted, prove_with_facts, prove_within, Cut, Proof, Try};
 pub use pruner::{LegalPruner, NoPruning, Pruner, PROVE_CLOSURE_NODES, SEARCH_CAGE_LIMITS};
 pub use retractor::{
     solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,
