@@ -181,7 +181,7 @@ pub fn is_initial(pos: &RetroPosition) -> bool {
 
 /// The reasons `pos` is illegal once its FEN's fields are read as `facts` says (`--exact-fen`),
 /// beyond what the analysis finds on the position itself. Two rules, each sound by the hand proof
-/// in its function's documentation ([`lost_right_unmoved`], [`en_passant_field`]).
+/// in the documentation of its function in this module (`lost_right_unmoved`, `en_passant_field`).
 #[must_use]
 pub fn fact_reasons<P: Pruner>(pos: &RetroPosition, facts: GameFacts, pruner: &P) -> Vec<Reason> {
     let mut reasons = Vec::new();
