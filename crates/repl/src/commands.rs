@@ -354,9 +354,14 @@ fn solve(
     if jsonl {
         output::solve_stream_summary(pos, &found)
     } else {
-        // Why an illegal position has no solution, said before the empty list of them.
+        // Why an illegal position has no solution, said before the empty list of them (with
+        // --exact-fen, the reasons its fields give too).
         let illegal = match found.count {
-            0 => retrace_cage::analyze_with_cages(pos, cages).reasons,
+            0 => {
+                let mut reasons = retrace_cage::analyze_with_cages(pos, cages).reasons;
+                reasons.extend(crate::exact::reasons(pos, cages, facts));
+                reasons
+            }
             _ => Vec::new(),
         };
         output::solve(pos, &illegal, &found)

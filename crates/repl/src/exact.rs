@@ -4,7 +4,7 @@
 //! way, through [`crate::args::SolveRequest::facts`].
 
 use retrace_cage::{analyze_thoroughly, CageStore};
-use retrace_legal::Analysis;
+use retrace_legal::{Analysis, Reason};
 use retrace_search::{fact_reasons, GameFacts, LegalPruner};
 use retrace_unmove::{FenFacts, RetroPosition};
 
@@ -34,13 +34,20 @@ pub fn repl_facts(exact: bool) -> GameFacts {
 }
 
 /// `check`'s analysis (the static rules, the user's cages and the automatic cage attempt), with
-/// the reasons the exact fields add ([`fact_reasons`]).
+/// the reasons the exact fields add ([`reasons`]).
 #[must_use]
 pub fn analyze(pos: &RetroPosition, cages: &CageStore, facts: GameFacts) -> Analysis {
     let mut analysis = analyze_thoroughly(pos, cages);
-    if facts.exact_castling || facts.exact_en_passant {
-        let pruner = LegalPruner::with_cages(cages);
-        analysis.reasons.extend(fact_reasons(pos, facts, &pruner));
-    }
+    analysis.reasons.extend(reasons(pos, cages, facts));
     analysis
+}
+
+/// The reasons the exact fields of `facts` add to the analysis ([`fact_reasons`], judging the
+/// last moves with the user's cages); none when neither field is read exactly.
+#[must_use]
+pub fn reasons(pos: &RetroPosition, cages: &CageStore, facts: GameFacts) -> Vec<Reason> {
+    if !(facts.exact_castling || facts.exact_en_passant) {
+        return Vec::new();
+    }
+    fact_reasons(pos, facts, &LegalPruner::with_cages(cages))
 }

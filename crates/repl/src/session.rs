@@ -16,8 +16,8 @@ use std::{
 use retrace_cage::{analyze_thoroughly, analyze_with_cages, CageStore};
 use retrace_legal::Reason;
 use retrace_search::{
-    fact_reasons, prove_with_facts, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress,
-    Proof, ProofGameParams, RetractorKind, RetractorParams,
+    prove_with_facts, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress, Proof,
+    ProofGameParams, RetractorKind, RetractorParams,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Square;
@@ -496,14 +496,12 @@ impl Session {
     ) -> Proved {
         let pos = self.position().clone();
         let facts = crate::exact::repl_facts(exact);
-        let pruner = LegalPruner::with_cages(&self.cages);
         let mut illegal = analyze_with_cages(&pos, &self.cages).reasons;
-        if exact {
-            illegal.extend(fact_reasons(&pos, facts, &pruner));
-        }
+        illegal.extend(crate::exact::reasons(&pos, &self.cages, facts));
         if !illegal.is_empty() {
             return Proved::Illegal(illegal);
         }
+        let pruner = LegalPruner::with_cages(&self.cages);
         let cancel = Some(Arc::clone(&hooks.cancel));
         let (proof, _) = prove_with_facts(&pos, depth, &pruner, facts, cancel, max_nodes);
         if let Proof::History(line) = &proof {

@@ -1105,6 +1105,13 @@ fn check_exact_fen_reads_the_castling_and_en_passant_fields_as_facts() {
     let exact = json(&retrace(&["check", amelung, "--exact-fen", "--json"], ""));
     assert_eq!(exact["verdict"], "illegal");
     assert_eq!(codes(&exact), ["en_passant_field"]);
+    // solve --exact-fen finds no last move, and says why.
+    let solved = json(&retrace(
+        &["solve", amelung, "--depth", "1", "--exact-fen", "--json"],
+        "",
+    ));
+    assert_eq!(solved["count"], 0);
+    assert_eq!(solved["illegal"][0]["code"], "en_passant_field", "{solved}");
     for plain in [
         retrace(&["check", amelung, "--json"], ""),
         retrace(
