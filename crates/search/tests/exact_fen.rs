@@ -248,10 +248,18 @@ fn false_claims(game: &Game, plies: usize, deep: bool) -> Vec<String> {
     let fen = true_fen(&game.positions[plies]);
     let pos = RetroPosition::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let pruner = LegalPruner::new();
-    let mut wrong: Vec<String> = fact_reasons(&pos, EXACT, &pruner)
-        .iter()
-        .map(|r| format!("{fen}: {r}"))
-        .collect();
+    // The field as FEN writers who note every double step write it (a square whenever the last
+    // move was one, so `-` says it was none) is just as true.
+    let always = Fen::from_position(&game.positions[plies], EnPassantMode::Always).to_string();
+    let mut wrong = Vec::new();
+    for fen in [&fen, &always] {
+        let pos = RetroPosition::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        wrong.extend(
+            fact_reasons(&pos, EXACT, &pruner)
+                .iter()
+                .map(|r| format!("{fen}: {r}")),
+        );
+    }
     if !deep {
         return wrong;
     }
