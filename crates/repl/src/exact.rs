@@ -1,7 +1,7 @@
 //! The FEN's castling and en passant fields read exactly (`check --exact-fen`, the REPL's
-//! `check exact-fen` and `prove N exact-fen`): a castling right the FEN lacks was lost, and `-`
-//! for en passant says no en passant capture was legal. `solve --exact-fen` reads them the same
-//! way, through [`crate::args::SolveRequest::facts`].
+//! `check exact-fen`, `prove N exact-fen` and `solve N exact-fen`): a castling right the FEN lacks
+//! was lost, and `-` for en passant says no en passant capture was legal. `solve --exact-fen` reads
+//! them the same way, through [`crate::args::SolveRequest::facts`].
 
 use retrace_cage::{analyze_thoroughly, CageStore};
 use retrace_legal::{Analysis, Reason};

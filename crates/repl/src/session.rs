@@ -16,8 +16,8 @@ use std::{
 use retrace_cage::{analyze_thoroughly, analyze_with_cages, CageStore};
 use retrace_legal::Reason;
 use retrace_search::{
-    prove_with_facts, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress, Proof,
-    ProofGameParams, RetractorKind, RetractorParams,
+    prove_with_facts, solve, to_pgn, ForwardGoal, LegalPruner, Progress, Proof, ProofGameParams,
+    RetractorKind, RetractorParams,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Square;
@@ -430,11 +430,8 @@ impl Session {
 
     fn solve(&mut self, request: &SolveRequest, hooks: &mut Hooks<'_>) -> Reply {
         let pos = self.position().clone();
-        let mut params = request.params(
-            GameFacts::default(),
-            Arc::clone(&hooks.cancel),
-            KEPT_SOLUTIONS,
-        );
+        let facts = crate::exact::repl_facts(request.exact_fen);
+        let mut params = request.params(facts, Arc::clone(&hooks.cancel), KEPT_SOLUTIONS);
         params.progress = Some(&mut *hooks.progress);
         let found = solve(
             &pos,
@@ -442,7 +439,11 @@ impl Session {
             &request.pruner(&self.cages, Arc::clone(&hooks.cancel)),
         );
         let illegal = match found.count {
-            0 => analyze_with_cages(&pos, &self.cages).reasons,
+            0 => {
+                let mut reasons = analyze_with_cages(&pos, &self.cages).reasons;
+                reasons.extend(crate::exact::reasons(&pos, &self.cages, facts));
+                reasons
+            }
             _ => Vec::new(),
         };
         self.found = Some(Found {

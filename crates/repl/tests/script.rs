@@ -666,6 +666,16 @@ fn check_and_prove_read_the_fields_exactly_when_asked() {
     assert!(text.contains("no contradiction found"), "{text}");
     // Plain prove finds the history that starts with g7-g5.
     assert!(text.contains("g7-g5 "), "{text}");
+    // solve N exact-fen finds no last move, and says why.
+    let solved = stdout(&run_script(
+        &[],
+        "fen 7R/7p/5P1k/4PKpP/8/8/8/8 w - -\nsolve 1 exact-fen\nsolve 1\n",
+    ));
+    assert!(
+        solved.contains("en_passant_field") && solved.contains("0 solutions"),
+        "{solved}"
+    );
+    assert!(solved.contains("-1... g7-g5"), "{solved}");
     let refused = stderr(&run_script(
         &[],
         "fen 7R/7p/5P1k/4PKpP/8/8/8/8 w - -\ncheck exactly\n",
