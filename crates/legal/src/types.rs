@@ -161,6 +161,13 @@ reason_codes! {
     /// A side whose pieces never moved or were shut in after a pawn's step could only move pawns
     /// since, too few moves for the moves the other side's units needed after that step.
     Tempo = "tempo",
+    /// The FEN, read exactly (`--exact-fen`), lacks a castling right whose king and rook stand at
+    /// home, so one of them moved; but both never moved (walled in at home, or frozen).
+    LostRightUnmoved = "lost_right_unmoved",
+    /// The FEN, read exactly (`--exact-fen`), says no en passant capture was legal (`-`), which
+    /// rules out the last move: each is a double step that would have allowed one, or leads to a
+    /// position proven illegal.
+    EnPassantField = "en_passant_field",
 }
 
 impl ReasonCode {
@@ -300,6 +307,8 @@ mod tests {
             "ledger_locked_file",
             "promotion_checked_frozen_king",
             "tempo",
+            "lost_right_unmoved",
+            "en_passant_field",
         ];
         assert_eq!(codes, contract);
     }

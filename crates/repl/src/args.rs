@@ -142,7 +142,8 @@ pub struct SolveRequest {
     /// Whether candidate lines go through the automatic cage attempt (off to see the candidates
     /// a cage kills).
     pub auto_cages: bool,
-    /// Read the FEN's castling and en passant fields as complete (command line only).
+    /// Read the FEN's castling and en passant fields as complete (in the REPL, those of the
+    /// current position as `show` prints them).
     pub exact_fen: bool,
     /// Read the FEN's clocks as facts (command line only).
     pub game_clocks: bool,
@@ -165,13 +166,17 @@ impl SolveRequest {
     }
 
     /// The REPL's `solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both]
-    /// [auto-cages on|off]`.
+    /// [auto-cages on|off] [exact-fen]`.
     pub fn parse_words(args: &str) -> Result<SolveRequest, String> {
         let usage = "usage: solve N [extra E] [max M] [nodes K] [no-uncapture white|black|both] \
-                     [auto-cages on|off]";
+                     [auto-cages on|off] [exact-fen]";
         let mut words = args.split_whitespace();
         let mut request = SolveRequest::new(parse_depth(words.next().ok_or(usage)?)?);
         while let Some(word) = words.next() {
+            if word == "exact-fen" {
+                request.exact_fen = true;
+                continue;
+            }
             let value = words.next().ok_or(usage)?;
             match word {
                 "extra" => request.extra = parse_depth(value)?,
@@ -200,11 +205,7 @@ impl SolveRequest {
     /// when the move number leaves too few plies for the depth).
     pub fn facts(&self, setup: &Setup) -> Result<GameFacts, String> {
         let (pos, read) = (&setup.pos, &setup.facts);
-        let mut facts = GameFacts {
-            exact_castling: self.exact_fen && read.castling_known,
-            exact_en_passant: self.exact_fen && read.ep_known,
-            ..GameFacts::default()
-        };
+        let mut facts = crate::exact::facts(self.exact_fen, read);
         if self.game_clocks {
             facts.halfmove_clock = read.halfmove_clock;
             if let Some(plies) = read.plies_since_start(pos.to_move()) {
@@ -265,8 +266,9 @@ mod tests {
 
     #[test]
     fn the_repl_words_build_the_request_the_command_line_would() {
-        let request = SolveRequest::parse_words("3 extra 1 max 2 nodes 50 no-uncapture w")
-            .expect("a request");
+        let request =
+            SolveRequest::parse_words("3 extra 1 max 2 exact-fen nodes 50 no-uncapture w")
+                .expect("a request");
         assert_eq!(
             request,
             SolveRequest {
@@ -274,6 +276,7 @@ mod tests {
                 max: Some(2),
                 max_nodes: Some(50),
                 no_uncapture: Uncapturers::White.forbidden(),
+                exact_fen: true,
                 ..SolveRequest::new(3)
             }
         );

@@ -35,6 +35,11 @@ pub enum Command {
         /// With --prove: give up after visiting this many nodes (the answer is then incomplete).
         #[arg(long, value_name = "NODES")]
         max_nodes: Option<u64>,
+        /// Read the FEN's castling and en passant fields as complete: a missing right was lost
+        /// (its king or rook moved, even if it stands at home again), '-' means no en passant
+        /// capture was legal ('?' stays unknown). Both reach the verdict and --prove.
+        #[arg(long)]
+        exact_fen: bool,
     },
     /// Castling and en passant rights, and the sets of castling rights possible together.
     ///

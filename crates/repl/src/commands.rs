@@ -42,12 +42,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             cages,
             prove,
             max_nodes,
+            exact_fen,
         }) => {
             let store = load_cages(cages.as_deref(), interrupt)?;
             // Each line gets the cages with a memo of its own (a clone): its answer is the same
             // whatever `--jobs` and whatever lines came before.
             for_each_position(&position, interrupt, |setup| {
-                check(setup, &store.clone(), prove, max_nodes, interrupt)
+                let request = CheckRequest {
+                    prove,
+                    max_nodes,
+                    exact_fen,
+                };
+                check(setup, &store.clone(), request, interrupt)
             })
         }
         Some(Command::Rights {
@@ -259,25 +265,46 @@ fn bad(err: impl std::fmt::Display) -> CliError {
     CliError::BadInput(err.to_string())
 }
 
+/// What `check` is asked beyond the position.
+#[derive(Clone, Copy, Debug)]
+struct CheckRequest {
+    /// Look for a history this many plies deep where the analysis finds nothing.
+    prove: Option<u32>,
+    /// The node budget of that search.
+    max_nodes: Option<u64>,
+    /// Read the FEN's castling and en passant fields as complete.
+    exact_fen: bool,
+}
+
 /// `check`: the static analysis (with the user's cages and, failing a contradiction, the automatic
 /// cage attempt), its reasons and its deductions; with `prove`, legality by retraction where the
-/// analysis alone found nothing.
+/// analysis alone found nothing; with `exact_fen`, the FEN's castling and en passant fields read
+/// as facts by both.
 fn check(
     setup: &Setup,
     cages: &CageStore,
-    prove: Option<u32>,
-    max_nodes: Option<u64>,
+    request: CheckRequest,
     interrupt: &Interrupt,
 ) -> Result<Answer, CliError> {
     let pos = &setup.pos;
-    let analysis = retrace_cage::analyze_thoroughly(pos, cages);
-    let report = prove.filter(|_| analysis.reasons.is_empty()).map(|depth| {
-        let pruner = retrace_search::LegalPruner::with_cages(cages);
-        interrupt.heed();
-        let proof =
-            retrace_search::prove_within(pos, depth, &pruner, Some(interrupt.flag()), max_nodes);
-        ProofReport::new(pos, depth, &proof)
-    });
+    let facts = crate::exact::facts(request.exact_fen, &setup.facts);
+    let analysis = crate::exact::analyze(pos, cages, facts);
+    let report = request
+        .prove
+        .filter(|_| analysis.reasons.is_empty())
+        .map(|depth| {
+            let pruner = retrace_search::LegalPruner::with_cages(cages);
+            interrupt.heed();
+            let (proof, _) = retrace_search::prove_with_facts(
+                pos,
+                depth,
+                &pruner,
+                facts,
+                Some(interrupt.flag()),
+                request.max_nodes,
+            );
+            ProofReport::new(pos, depth, &proof)
+        });
     output::check(&analysis, report)
 }
 
@@ -334,9 +361,14 @@ fn solve(
     if jsonl {
         output::solve_stream_summary(pos, &found)
     } else {
-        // Why an illegal position has no solution, said before the empty list of them.
+        // Why an illegal position has no solution, said before the empty list of them (with
+        // --exact-fen, the reasons its fields give too).
         let illegal = match found.count {
-            0 => retrace_cage::analyze_with_cages(pos, cages).reasons,
+            0 => {
+                let mut reasons = retrace_cage::analyze_with_cages(pos, cages).reasons;
+                reasons.extend(crate::exact::reasons(pos, cages, facts));
+                reasons
+            }
             _ => Vec::new(),
         };
         output::solve(pos, &illegal, &found)

@@ -6,6 +6,7 @@ pub mod batch;
 pub mod board;
 pub mod cli;
 pub mod commands;
+pub mod exact;
 pub mod files;
 pub mod help;
 pub mod interactive;

@@ -16,8 +16,8 @@ use std::{
 use retrace_cage::{analyze_thoroughly, analyze_with_cages, CageStore};
 use retrace_legal::Reason;
 use retrace_search::{
-    prove_within, solve, to_pgn, ForwardGoal, GameFacts, LegalPruner, Progress, Proof,
-    ProofGameParams, RetractorKind, RetractorParams,
+    prove_with_facts, solve, to_pgn, ForwardGoal, LegalPruner, Progress, Proof, ProofGameParams,
+    RetractorKind, RetractorParams,
 };
 use retrace_unmove::{Retraction, RetroPosition};
 use shakmaty::Square;
@@ -215,16 +215,22 @@ impl Session {
             Command::Back if after_illegal > 0 => self.back(after_illegal),
             Command::Back => return Err(SessionError::NothingToTakeBack),
             Command::History => self.history()?,
-            Command::Check => Reply::Check(analyze_thoroughly(self.position(), &self.cages)),
+            Command::Check { exact } => Reply::Check(crate::exact::analyze(
+                self.position(),
+                &self.cages,
+                crate::exact::repl_facts(exact),
+            )),
             Command::Rights => Reply::Rights(crate::rights::repl(
                 self.position(),
                 &self.cages,
                 &hooks.cancel,
             )),
             Command::Solve(request) => self.solve(&request, hooks),
-            Command::Prove { depth, max_nodes } => {
-                Reply::Proved(self.prove(depth, max_nodes, hooks))
-            }
+            Command::Prove {
+                depth,
+                max_nodes,
+                exact,
+            } => Reply::Proved(self.prove(depth, max_nodes, exact, hooks)),
             Command::Retractor { kind, n, goal } => self.retractor(kind, n, goal, hooks)?,
             Command::ProofGame { request, pgn } => {
                 let (reply, failed) = self.proofgame(request, pgn.as_deref(), hooks)?;
@@ -424,11 +430,8 @@ impl Session {
 
     fn solve(&mut self, request: &SolveRequest, hooks: &mut Hooks<'_>) -> Reply {
         let pos = self.position().clone();
-        let mut params = request.params(
-            GameFacts::default(),
-            Arc::clone(&hooks.cancel),
-            KEPT_SOLUTIONS,
-        );
+        let facts = crate::exact::repl_facts(request.exact_fen);
+        let mut params = request.params(facts, Arc::clone(&hooks.cancel), KEPT_SOLUTIONS);
         params.progress = Some(&mut *hooks.progress);
         let found = solve(
             &pos,
@@ -436,7 +439,11 @@ impl Session {
             &request.pruner(&self.cages, Arc::clone(&hooks.cancel)),
         );
         let illegal = match found.count {
-            0 => analyze_with_cages(&pos, &self.cages).reasons,
+            0 => {
+                let mut reasons = analyze_with_cages(&pos, &self.cages).reasons;
+                reasons.extend(crate::exact::reasons(&pos, &self.cages, facts));
+                reasons
+            }
             _ => Vec::new(),
         };
         self.found = Some(Found {
@@ -481,15 +488,23 @@ impl Session {
 
     /// Legality by retraction: a history `N` plies deep, or the proof that every line dies
     /// earlier. A history found becomes solution 1, so `step 1` walks into it.
-    fn prove(&mut self, depth: u32, max_nodes: Option<u64>, hooks: &mut Hooks<'_>) -> Proved {
+    fn prove(
+        &mut self,
+        depth: u32,
+        max_nodes: Option<u64>,
+        exact: bool,
+        hooks: &mut Hooks<'_>,
+    ) -> Proved {
         let pos = self.position().clone();
-        let illegal = analyze_with_cages(&pos, &self.cages).reasons;
+        let facts = crate::exact::repl_facts(exact);
+        let mut illegal = analyze_with_cages(&pos, &self.cages).reasons;
+        illegal.extend(crate::exact::reasons(&pos, &self.cages, facts));
         if !illegal.is_empty() {
             return Proved::Illegal(illegal);
         }
         let pruner = LegalPruner::with_cages(&self.cages);
         let cancel = Some(Arc::clone(&hooks.cancel));
-        let proof = prove_within(&pos, depth, &pruner, cancel, max_nodes);
+        let (proof, _) = prove_with_facts(&pos, depth, &pruner, facts, cancel, max_nodes);
         if let Proof::History(line) = &proof {
             self.found = Some(Found::all(self.current, pos.clone(), vec![line.clone()]));
         }

@@ -1140,3 +1140,65 @@ fn a_cage_file_with_bad_lines_reports_every_one_in_one_error_line() {
     assert!(!last_word.ends_with("...") || last_word.len() > 3, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `check --exact-fen`: the FEN's fields reach the verdict and `--prove`; `?` leaves a field
+/// unknown, and without the flag nothing changes.
+#[test]
+fn check_exact_fen_reads_the_castling_and_en_passant_fields_as_facts() {
+    let codes = |doc: &Value| -> Vec<String> {
+        doc["reasons"]
+            .as_array()
+            .expect("reasons")
+            .iter()
+            .map(|r| r["code"].as_str().expect("code").to_owned())
+            .collect()
+    };
+    // Amelung 1897: only g7-g5 can have been the last move, and it allows h5xg6 e.p.
+    let amelung = "7R/7p/5P1k/4PKpP/8/8/8/8 w - - 0 1";
+    let exact = json(&retrace(&["check", amelung, "--exact-fen", "--json"], ""));
+    assert_eq!(exact["verdict"], "illegal");
+    assert_eq!(codes(&exact), ["en_passant_field"]);
+    // solve --exact-fen finds no last move, and says why.
+    let solved = json(&retrace(
+        &["solve", amelung, "--depth", "1", "--exact-fen", "--json"],
+        "",
+    ));
+    assert_eq!(solved["count"], 0);
+    assert_eq!(solved["illegal"][0]["code"], "en_passant_field", "{solved}");
+    for plain in [
+        retrace(&["check", amelung, "--json"], ""),
+        retrace(
+            &[
+                "check",
+                "7R/7p/5P1k/4PKpP/8/8/8/8 w - ? 0 1",
+                "--exact-fen",
+                "--json",
+            ],
+            "",
+        ),
+    ] {
+        assert_eq!(json(&plain)["verdict"], "no_contradiction");
+    }
+    // With --prove on a position the analysis passes: e7-e5 is cut by the field, the king's
+    // moves still make a history.
+    let open = "4k3/8/8/3Pp3/8/8/8/4K3 w - - 0 1";
+    let doc = json(&retrace(
+        &["check", open, "--exact-fen", "--prove", "3", "--json"],
+        "",
+    ));
+    assert_eq!(doc["verdict"], "no_contradiction");
+    assert!(doc["retraction"]["history"][0] != "e7-e5", "{doc}");
+    // A lost right whose king and rook never moved (the knight on g1 marked as never moved).
+    let lost = "r1bqkbnr/pppp1ppp/2n1p3/8/8/8/PPPPPPPP/RNBQKBNR w Qkq - 0 1";
+    let doc = json(&retrace(
+        &["check", lost, "--frozen", "g1", "--exact-fen", "--json"],
+        "",
+    ));
+    assert_eq!(codes(&doc), ["lost_right_unmoved"]);
+    let free = json(&retrace(
+        &["check", lost, "--exact-fen", "--prove", "8", "--json"],
+        "",
+    ));
+    assert_eq!(free["verdict"], "no_contradiction");
+    assert!(free["retraction"]["history"].is_array(), "{free}");
+}

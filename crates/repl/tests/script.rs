@@ -674,3 +674,35 @@ fn back_takes_back_a_paste_into_an_illegal_position() {
         stderr(&out)
     );
 }
+
+/// `check exact-fen` and `prove N exact-fen` read the current position's castling and en passant
+/// fields as complete; plain `check` and `prove` do not; other words after `check` are refused.
+#[test]
+fn check_and_prove_read_the_fields_exactly_when_asked() {
+    let out = run_script(
+        &[],
+        "fen 7R/7p/5P1k/4PKpP/8/8/8/8 w - - 0 1\ncheck\ncheck exact-fen\nprove 3\n\
+         prove 3 exact-fen\nprove 3 nodes 1000 exact-fen\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.matches("en_passant_field").count(), 3, "{text}");
+    assert!(text.contains("no contradiction found"), "{text}");
+    // Plain prove finds the history that starts with g7-g5.
+    assert!(text.contains("g7-g5 "), "{text}");
+    // solve N exact-fen finds no last move, and says why.
+    let solved = stdout(&run_script(
+        &[],
+        "fen 7R/7p/5P1k/4PKpP/8/8/8/8 w - -\nsolve 1 exact-fen\nsolve 1\n",
+    ));
+    assert!(
+        solved.contains("en_passant_field") && solved.contains("0 solutions"),
+        "{solved}"
+    );
+    assert!(solved.contains("-1... g7-g5"), "{solved}");
+    let refused = stderr(&run_script(
+        &[],
+        "fen 7R/7p/5P1k/4PKpP/8/8/8/8 w - -\ncheck exactly\n",
+    ));
+    assert!(refused.contains("usage: check [exact-fen]"), "{refused}");
+}

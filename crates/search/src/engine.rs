@@ -200,6 +200,16 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         }
     }
 
+    /// The castling rights a search from `pos` must explain: with an exact castling field, those
+    /// the FEN lacks while their king and rook stand at home (see [`LostRights::of`]).
+    pub fn root_lost(&self, pos: &RetroPosition) -> LostRights {
+        if self.params.facts.exact_castling {
+            LostRights::of(pos)
+        } else {
+            LostRights::default()
+        }
+    }
+
     /// The pruner the search asks.
     pub fn pruner(&self) -> &'p P {
         self.pruner
@@ -399,7 +409,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     }
 
     /// Whether `r` may be retraction number `index` (1 = the last move) given the game facts.
-    fn allowed(&self, pos: &RetroPosition, r: Retraction, index: u32) -> bool {
+    pub fn allowed(&self, pos: &RetroPosition, r: Retraction, index: u32) -> bool {
         let facts = &self.params.facts;
         if let Some(clock) = facts.halfmove_clock {
             let zeroing = is_zeroing(r);
@@ -434,15 +444,14 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
         (!self.pruner.is_illegal(&child)).then_some(child)
     }
 
-    /// Whether `pos` (already accepted by the pruner) has a history `plies` deep whose first
-    /// retraction is number `index`.
-    pub fn has_history(&mut self, pos: &RetroPosition, plies: u32, index: u32) -> bool {
-        self.exists(pos, plies, index, LostRights::default(), Goal::AnyHistory)
-    }
-
     /// Whether a line of `plies` retractions from `pos`, the first being number `index`, reaches
     /// `goal`; `lost` holds the castling rights still to be explained on the way. Stops at the
     /// first such line.
+    ///
+    /// With [`Goal::AnyHistory`] (is there a history `plies` deep?), `lost` holds the castling
+    /// rights the FEN lost (`--exact-fen`) that the line has still to explain: a line on which one
+    /// can no longer be explained dies ([`LostRights::stranded`]), while one that ends before
+    /// explaining it is still a history (the king or rook may have moved earlier).
     fn exists(
         &mut self,
         pos: &RetroPosition,
@@ -487,7 +496,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                 continue;
             };
             let after = lost.after(pos, r);
-            if self.repeats(&child, after) {
+            if after.stranded(&child) || self.repeats(&child, after) {
                 continue;
             }
             if self.exists(&child, plies - 1, index + 1, after, goal) {
@@ -583,7 +592,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     return false;
                 }
                 let extra = self.params.extra;
-                if !self.has_checked_history(pos, extra, ply + 1) {
+                if !self.has_checked_history(pos, extra, ply + 1, lost) {
                     return false;
                 }
                 if let Some(reason) = self.candidate_closure(pos) {
@@ -638,13 +647,19 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     /// position falls to a costlier verdict. Lazy: the cheap search finds a line, then only the
     /// positions of that line are asked; a position proven illegal closes every line through it,
     /// and the search looks again.
-    pub fn has_checked_history(&mut self, pos: &RetroPosition, plies: u32, index: u32) -> bool {
+    pub fn has_checked_history(
+        &mut self,
+        pos: &RetroPosition,
+        plies: u32,
+        index: u32,
+        lost: LostRights,
+    ) -> bool {
         if !self.asks_deep() || !self.pruner.has_deep() {
-            return self.has_history(pos, plies, index);
+            return self.exists(pos, plies, index, lost, Goal::AnyHistory);
         }
         let mut last = None;
         for _ in 0..CAGE_RETRIES {
-            if !self.has_history(pos, plies, index) {
+            if !self.exists(pos, plies, index, lost, Goal::AnyHistory) {
                 if let Some((line, reason)) = last {
                     let mut whole = self.line.clone();
                     whole.extend(line);
@@ -655,19 +670,20 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             if self.budget.stopped {
                 return true;
             }
-            let line = self.witness(pos, plies, index);
+            let line = self.witness(pos, plies, index, lost);
             // The positions of the line, each with the plies left below it.
-            let rights = LostRights::default().key();
+            let mut rights = lost;
             let mut at = pos.clone();
-            let mut on_line = vec![(NodeKey::of(&at, rights), plies)];
+            let mut on_line = vec![(NodeKey::of(&at, rights.key()), plies)];
             let mut caged = None;
             for (i, &r) in line.iter().enumerate() {
+                rights = rights.after(&at, r);
                 at.retract_in_place(r);
                 if let Some(reason) = self.deep_reason(&at) {
                     caged = Some((line[..=i].to_vec(), reason));
                     break;
                 }
-                on_line.push((NodeKey::of(&at, rights), plies - 1 - i as u32));
+                on_line.push((NodeKey::of(&at, rights.key()), plies - 1 - i as u32));
             }
             if caged.is_none() && line.len() == plies as usize {
                 return true;
@@ -742,9 +758,13 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             let Some(child) = self.child(pos, r, ply + 1) else {
                 continue;
             };
+            let after = lost.after(pos, r);
+            if after.stranded(&child) {
+                continue;
+            }
             self.line.push(r);
             self.path.push(child.clone());
-            found |= self.collect(&child, ply + 1, lost.after(pos, r));
+            found |= self.collect(&child, ply + 1, after);
             self.line.pop();
             self.path.pop();
             if let Some(at) = self.unwind {
@@ -768,12 +788,19 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     }
 
     /// A line `plies` deep below `pos`, which must have one, its first retraction being number
-    /// `first`.
-    pub fn witness(&mut self, pos: &RetroPosition, plies: u32, first: u32) -> Vec<Retraction> {
+    /// `first`, with the lost castling rights `lost` still to explain (see
+    /// [`Search::exists`]).
+    pub fn witness(
+        &mut self,
+        pos: &RetroPosition,
+        plies: u32,
+        first: u32,
+        lost: LostRights,
+    ) -> Vec<Retraction> {
         let mut line = Vec::new();
         let mut pos = pos.clone();
         let outer = self.line_len();
-        let rights = LostRights::default();
+        let mut rights = lost;
         let mut buffers = PlyBuffers::default();
         for step in 0..plies {
             let left = plies - step - 1;
@@ -794,21 +821,26 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     return None;
                 }
                 let child = pos.retract(r);
-                let key = NodeKey::of(&child, rights.key());
+                let after = rights.after(&pos, r);
+                let key = NodeKey::of(&child, after.key());
                 let kept = (left > 0 && self.history.get(key, left) == Some(true))
-                    || (onward == Some(key) && !self.on_line(&child, rights));
-                (kept && !self.known_deep(&child)).then_some((r, child))
+                    || (onward == Some(key) && !self.on_line(&child, after));
+                (kept && !self.known_deep(&child)).then_some((r, child, after))
             });
             let next = vouched.or_else(|| {
                 buffers.ordered.iter().find_map(|&r| {
                     let child = self.child(&pos, r, index)?;
-                    (!self.repeats(&child, rights) && self.has_history(&child, left, index + 1))
-                        .then_some((r, child))
+                    let after = rights.after(&pos, r);
+                    (!after.stranded(&child)
+                        && !self.repeats(&child, after)
+                        && self.exists(&child, left, index + 1, after, Goal::AnyHistory))
+                    .then_some((r, child, after))
                 })
             });
             match next {
-                Some((r, child)) => {
+                Some((r, child, after)) => {
                     pos = child;
+                    rights = after;
                     line.push(r);
                 }
                 None => break,

@@ -37,7 +37,7 @@ pub mod rights;
 mod solve;
 mod table;
 
-pub use facts::GameFacts;
+pub use facts::{fact_reasons, GameFacts};
 pub use options::SearchOptions;
 pub use pgn::{game_score, line_notation, to_pgn, to_pgn_tagged, PgnError};
 pub use progress::{Phase, Progress};
@@ -47,7 +47,7 @@ pub use proofgame::{
 };
 #[cfg(feature = "bench")]
 pub use prove::prove_measured;
-pub use prove::{prove, prove_counted, prove_within, Cut, Proof, Try};
+pub use prove::{prove, prove_counted, prove_with_facts, prove_within, Cut, Proof, Try};
 pub use pruner::{LegalPruner, NoPruning, Pruner, PROVE_CLOSURE_NODES, SEARCH_CAGE_LIMITS};
 pub use retractor::{
     solve_retractor, ForwardGoal, RetractorError, RetractorKind, RetractorParams, RetractorSolution,

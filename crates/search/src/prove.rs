@@ -6,7 +6,9 @@ use std::sync::{atomic::AtomicBool, Arc};
 use retrace_legal::Reason;
 use retrace_unmove::{Retraction, RetroPosition};
 
-use crate::{engine::Search, facts::LostRights, Pruner, SolveParams, PROVE_CLOSURE_NODES};
+use crate::{
+    engine::Search, facts::LostRights, GameFacts, Pruner, SolveParams, PROVE_CLOSURE_NODES,
+};
 
 /// The outcome of [`prove`]. Only lines that repeat no position (the position itself included)
 /// count as histories: a history that repeats a position can be cut short, so depth reached by
@@ -61,10 +63,14 @@ pub enum Cut {
     Closure,
     /// The search: every line of the move died or repeated within [`Try::survived`] plies.
     Depth,
+    /// The FEN's fields read exactly ([`GameFacts`]): the move is a double step that would have
+    /// allowed the en passant capture the field denies, or it leads at once to a position where a
+    /// castling right the FEN lost can no longer be explained (its king and rook never moved).
+    Fact,
 }
 
 impl Cut {
-    /// A stable lowercase name (for JSON): `illegal`, `cage`, `closure` or `depth`.
+    /// A stable lowercase name (for JSON): `illegal`, `cage`, `closure`, `depth` or `fact`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -72,6 +78,7 @@ impl Cut {
             Cut::Cage => "cage",
             Cut::Closure => "closure",
             Cut::Depth => "depth",
+            Cut::Fact => "fact",
         }
     }
 }
@@ -116,11 +123,41 @@ pub fn prove_counted<P: Pruner>(
     cancel: Option<Arc<AtomicBool>>,
     max_nodes: Option<u64>,
 ) -> (Proof, u64) {
+    prove_with_facts(
+        pos,
+        max_depth,
+        pruner,
+        GameFacts::default(),
+        cancel,
+        max_nodes,
+    )
+}
+
+/// As [`prove_counted`], with the FEN's castling and en passant fields read as `facts` says
+/// (`check --exact-fen --prove`): a castling right the FEN lacks while its king and rook stand at
+/// home was lost, so no line may reach a position where both never moved (a line may still end
+/// before it explains the loss: the king or rook may have moved earlier); `-` for en passant rules
+/// out the double steps that would have allowed an en passant capture as the last move. Each move
+/// ruled out is a [`Try`] with [`Cut::Fact`]. The clocks of `facts` are not read here.
+pub fn prove_with_facts<P: Pruner>(
+    pos: &RetroPosition,
+    max_depth: u32,
+    pruner: &P,
+    facts: GameFacts,
+    cancel: Option<Arc<AtomicBool>>,
+    max_nodes: Option<u64>,
+) -> (Proof, u64) {
+    let facts = GameFacts {
+        exact_castling: facts.exact_castling,
+        exact_en_passant: facts.exact_en_passant,
+        ..GameFacts::default()
+    };
     let params = SolveParams {
         depth: 0,
         extra: 0,
         cancel,
         max_nodes,
+        facts,
         ..SolveParams::default()
     };
     let mut search = Search::new(pruner, params);
@@ -160,8 +197,10 @@ fn prove_in<P: Pruner>(
     search: &mut Search<'_, '_, P>,
 ) -> Proof {
     let pruner = search.pruner();
-    if max_depth == 0 || pruner.is_illegal(pos) {
-        return if max_depth == 0 && !pruner.is_illegal(pos) {
+    let lost = search.root_lost(pos);
+    let illegal = pruner.is_illegal(pos) || lost.stranded(pos);
+    if max_depth == 0 || illegal {
+        return if max_depth == 0 && !illegal {
             Proof::History(Vec::new())
         } else {
             Proof::NoHistory {
@@ -203,11 +242,22 @@ fn prove_in<P: Pruner>(
     pruner.mark_facts(&mut root);
     let pos = &root;
     // The position itself is the root of every line: no line may come back to it.
-    search.enter(pos, LostRights::default(), 1);
+    search.enter(pos, lost, 1);
     let mut tries = Vec::new();
-    let mut best: Option<(Retraction, RetroPosition, u32)> = None;
+    let mut best: Option<(Retraction, RetroPosition, LostRights, u32)> = None;
     for r in pos.retractions() {
         let child = pos.retract(r);
+        let after = lost.after(pos, r);
+        if !search.allowed(pos, r, 1) || after.stranded(&child) {
+            tries.push(Try {
+                retraction: r,
+                survived: 0,
+                repeats: false,
+                caged: false,
+                cut: Cut::Fact,
+            });
+            continue;
+        }
         let illegal = pruner.is_illegal(&child);
         if illegal || pruner.deep_reason(&child).is_some() {
             tries.push(Try {
@@ -224,14 +274,14 @@ fn prove_in<P: Pruner>(
         let mut repeats = false;
         while survived < max_depth {
             search.clear_repeats();
-            let deeper = search.has_checked_history(&child, survived, 2);
+            let deeper = search.has_checked_history(&child, survived, 2, after);
             repeats = search.repeated();
             if !deeper {
                 break;
             }
             survived += 1;
         }
-        if survived == max_depth && search.has_checked_history(&child, max_depth - 1, 2) {
+        if survived == max_depth && search.has_checked_history(&child, max_depth - 1, 2, after) {
             // The line is repetition-free, but a closed position's lines go round without
             // repeating for as long as the closure is large: only a move out of every closure
             // is evidence.
@@ -251,7 +301,7 @@ fn prove_in<P: Pruner>(
                 continue;
             }
             let mut line = vec![r];
-            line.extend(search.witness(&child, max_depth - 1, 2));
+            line.extend(search.witness(&child, max_depth - 1, 2, after));
             return Proof::History(line);
         }
         tries.push(Try {
@@ -261,17 +311,17 @@ fn prove_in<P: Pruner>(
             caged: false,
             cut: Cut::Depth,
         });
-        if best.as_ref().is_none_or(|b| b.2 < survived) {
-            best = Some((r, child, survived));
+        if best.as_ref().is_none_or(|b| b.3 < survived) {
+            best = Some((r, child, after, survived));
         }
         if search.stopped() {
             break;
         }
     }
     let longest = best
-        .map(|(r, child, survived)| {
+        .map(|(r, child, after, survived)| {
             let mut line = vec![r];
-            line.extend(search.witness(&child, survived - 1, 2));
+            line.extend(search.witness(&child, survived - 1, 2, after));
             line
         })
         .unwrap_or_default();

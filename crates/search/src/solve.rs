@@ -136,7 +136,8 @@ pub fn solve<P: Pruner>(pos: &RetroPosition, params: SolveParams<'_>, pruner: &P
     };
     pruner.mark_facts(&mut root);
     let mut search = Search::new(pruner, params);
-    if !pruner.is_illegal(&root) {
+    // A lost right whose king and rook never moved leaves no history at all.
+    if !pruner.is_illegal(&root) && !lost.stranded(&root) {
         search.collect(&root, 0, lost);
     }
     search.into_solutions()

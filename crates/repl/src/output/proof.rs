@@ -138,6 +138,12 @@ impl ProofReport {
                             "into a closure (its lines only go round): {}",
                             moves.join(" ")
                         ),
+                        _ if *cut == Cut::Fact => format!(
+                            "ruled out by the FEN's fields read exactly (a double step its \
+                             en passant field denies, or a lost castling right left \
+                             unexplainable): {}",
+                            moves.join(" ")
+                        ),
                         (0, _) if *cut == Cut::Cage => {
                             format!("into a cage at once: {}", moves.join(" "))
                         }

@@ -35,13 +35,19 @@ pub enum Command {
     Start,
     Back,
     History,
-    Check,
+    /// `check [exact-fen]`: `exact` reads the position's castling and en passant fields as
+    /// complete.
+    Check {
+        exact: bool,
+    },
     /// `rights`: the castling and en passant rights of the position.
     Rights,
     Solve(SolveRequest),
+    /// `prove N [nodes K] [exact-fen]`.
     Prove {
         depth: u32,
         max_nodes: Option<u64>,
+        exact: bool,
     },
     Retractor {
         kind: RetractorKind,
@@ -151,7 +157,13 @@ impl Command {
             "start" => Command::Start,
             "back" => Command::Back,
             "history" => Command::History,
-            "check" => Command::Check,
+            "check" => Command::Check {
+                exact: match rest {
+                    "" => false,
+                    EXACT_FEN => true,
+                    _ => return Err(ParseError::Usage("usage: check [exact-fen]")),
+                },
+            },
             "rights" => Command::Rights,
             "solve" => {
                 Command::Solve(SolveRequest::parse_words(rest).map_err(ParseError::Argument)?)
@@ -190,9 +202,17 @@ impl Command {
     }
 }
 
-/// `prove N [nodes K]`.
+/// The word that reads the position's castling and en passant fields as complete (`check` and
+/// `prove`, as `--exact-fen` does on the command line).
+const EXACT_FEN: &str = "exact-fen";
+
+/// `prove N [nodes K] [exact-fen]`.
 fn parse_prove(args: &str) -> Result<Command, ParseError> {
-    let words: Vec<&str> = args.split_whitespace().collect();
+    let mut words: Vec<&str> = args.split_whitespace().collect();
+    let exact = words.last() == Some(&EXACT_FEN);
+    if exact {
+        words.pop();
+    }
     let (depth, max_nodes) = match words[..] {
         [n] => (n, None),
         [n, "nodes", k] => (
@@ -205,7 +225,11 @@ fn parse_prove(args: &str) -> Result<Command, ParseError> {
         Ok(n) if (1..=MAX_SOLVE_DEPTH).contains(&n) => n,
         _ => return Err(ParseError::ProveUsage),
     };
-    Ok(Command::Prove { depth, max_nodes })
+    Ok(Command::Prove {
+        depth,
+        max_nodes,
+        exact,
+    })
 }
 
 /// `retractor proca|hoeg|help N #M|=M|s#M`.

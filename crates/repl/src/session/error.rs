@@ -27,7 +27,7 @@ pub enum ParseError {
     #[error("{0}")]
     Usage(&'static str),
     /// `prove` without a depth it can search.
-    #[error("usage: prove N [nodes K] (N from 1 to {MAX_SOLVE_DEPTH})")]
+    #[error("usage: prove N [nodes K] [exact-fen] (N from 1 to {MAX_SOLVE_DEPTH})")]
     ProveUsage,
     /// A word the command needs is missing: which, and how to give it.
     #[error("{0}")]
