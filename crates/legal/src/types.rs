@@ -161,6 +161,10 @@ reason_codes! {
     /// A side whose pieces never moved or were shut in after a pawn's step could only move pawns
     /// since, too few moves for the moves the other side's units needed after that step.
     Tempo = "tempo",
+    /// Every line of retractions from the position dies, or repeats a position, within a few
+    /// plies: no history that deep exists, so no game reaches it (a search's look a few plies
+    /// past a candidate's extra depth, for the retro-stalemates just beyond it, issue 25).
+    NoHistory = "no_history",
 }
 
 impl ReasonCode {
@@ -300,6 +304,7 @@ mod tests {
             "ledger_locked_file",
             "promotion_checked_frozen_king",
             "tempo",
+            "no_history",
         ];
         assert_eq!(codes, contract);
     }

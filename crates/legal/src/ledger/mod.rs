@@ -209,7 +209,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                 let own = if taker.is_white() { a } else { b };
                 let other = if taker.is_white() { b } else { a };
                 let spare = budget.get(victim) - need(victim);
-                let blocked = never_left(own, charges.get(taker), free);
+                let blocked = never_left(items.get(taker), own, charges.get(taker), free);
                 let costs = promotion_costs(victim, other.used, &walks, blocked);
                 // The victim's pawns outside its account that can promote within its spare
                 // captures, each alone: some of them promoted, paying for it from that spare,
@@ -346,7 +346,12 @@ impl Weigh<'_, '_> {
         if lock == 0 {
             return Verdict::Fits;
         }
-        let own_blocked = never_left(other, self.charges.get(victim), spare);
+        let own_blocked = never_left(
+            self.items.get(victim),
+            other,
+            self.charges.get(victim),
+            spare,
+        );
         let own_dead = dead_pawns(taker, own.used, free, self.taker_walks, own_blocked);
         // A file whose pawn is already proven dead on it (it cannot promote) is settled by that
         // death: the lock asks nothing more there.
@@ -644,17 +649,25 @@ fn dead_pawns(color: Color, used: u8, spare: u32, walks: &Walks, blocked: u8) ->
     died_as_pawns(files, spare)
 }
 
-/// The start files (a bit per file) of the pawns of an account that never left them: with no
-/// capture to spare (`free == 0`) each pawn of the account made exactly its charge, so one
-/// charged nothing never captured, and a pawn changes files only by capturing.
-fn never_left(asg: &Assignment, charges: &[u32], free: u32) -> u8 {
-    if free != 0 {
-        return 0;
-    }
-    charges
+/// The start files (a bit per file) of the pawns of an account that never left them. Each pawn
+/// of the account made its charge and at most `free` captures more (all of them together make at
+/// most `free` beyond their charges), and a pawn changes files only by capturing, one file a
+/// capture. So a pawn charged nothing never left its file when `free` is zero; and one standing
+/// on the board on its start file never left it when it has at most one capture beyond its
+/// charge of zero, since leaving and coming back takes two. (A promoted pawn may have spent one
+/// to promote beside its file, so it needs `free` zero.)
+fn never_left(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> u8 {
+    items
         .iter()
+        .zip(charges)
         .zip(asg.files)
-        .filter(|(&c, _)| c == 0)
+        .filter(|((item, &c), g)| {
+            c == 0
+                && match item.place {
+                    Place::Board(sq) => free <= 1 && sq.file() as u8 == *g,
+                    Place::Promoted { .. } => free == 0,
+                }
+        })
         .fold(0, |m, (_, g)| m | 1 << g)
 }
 
