@@ -966,6 +966,61 @@ mod tests {
     }
 
     #[test]
+    fn a_pawn_behind_one_that_never_left_its_file_must_leave_its_own() {
+        use shakmaty::Square;
+        // Walks with no walls: from file g to a last-rank square on file f, |f - g| captures.
+        let mut walks: Walks = [[NO_WALK; 64]; 8];
+        for (g, row) in walks.iter_mut().enumerate() {
+            for f in 0..8usize {
+                let q = Square::from_coords(File::new(f as u32), Rank::First);
+                row[usize::from(q)] = f.abs_diff(g) as u8;
+            }
+        }
+        // Black's a-pawn alone promotes straight, for nothing; behind a white a-pawn that never
+        // left its file it needs a capture (b1), and two to promote on its own file.
+        let free = promotion_costs(Color::Black, 0b1111_1110, &walks, 0);
+        assert_eq!(free[0], 0);
+        assert_eq!(free[1], NONE);
+        let blocked = promotion_costs(Color::Black, 0b1111_1110, &walks, 1);
+        assert_eq!(blocked[0], 1);
+        // With no capture to spare it is dead; with one it may have promoted.
+        assert_eq!(dead_pawns(Color::Black, 0b1111_1110, 0, &walks, 1).len(), 1);
+        assert!(dead_pawns(Color::Black, 0b1111_1110, 1, &walks, 1).is_empty());
+    }
+
+    #[test]
+    fn only_a_pawn_with_no_capture_to_make_never_left_its_file() {
+        use crate::pawn_items::Cost;
+        let on = |sq| Item {
+            place: Place::Board(sq),
+            costs: [Cost { base: 0, leave: 2 }; 8],
+        };
+        let items = [on(shakmaty::Square::A4), on(shakmaty::Square::C3)];
+        let asg = Assignment {
+            files: [0, 1, 0, 0, 0, 0, 0, 0],
+            used: 0b11,
+        };
+        // a4 charged nothing stayed on the a-file with one capture to spare (out and back takes
+        // two); c3 came from the b-file, charged one.
+        assert_eq!(never_left(&items, &asg, &[0, 1], 1), 0b1);
+        assert_eq!(never_left(&items, &asg, &[0, 1], 2), 0);
+        // A promoted pawn charged nothing may have spent a capture to promote beside its file.
+        let promoted = Item {
+            place: Place::Promoted {
+                units: Bitboard::from_square(shakmaty::Square::D1),
+                squares: Bitboard::from_rank(Rank::Eighth),
+            },
+            costs: [Cost { base: 0, leave: 1 }; 8],
+        };
+        let one = Assignment {
+            files: [0; 8],
+            used: 1,
+        };
+        assert_eq!(never_left(&[promoted], &one, &[0], 0), 0b1);
+        assert_eq!(never_left(&[promoted], &one, &[0], 1), 0);
+    }
+
+    #[test]
     fn a_dead_pawn_needs_a_slot_on_its_files() {
         let dead = [(1 << 4, 1 << 4)];
         assert!(!matches(&dead, &[0b110, 0b1100_0000]));
