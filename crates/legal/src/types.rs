@@ -168,6 +168,10 @@ reason_codes! {
     /// rules out the last move: each is a double step that would have allowed one, or leads to a
     /// position proven illegal.
     EnPassantField = "en_passant_field",
+    /// Every line of retractions from the position dies, or repeats a position, within a few
+    /// plies: no history that deep exists, so no game reaches it (a search's look a few plies
+    /// past a candidate's extra depth, for the retro-stalemates just beyond it, issue 25).
+    NoHistory = "no_history",
 }
 
 impl ReasonCode {
@@ -309,6 +313,7 @@ mod tests {
             "tempo",
             "lost_right_unmoved",
             "en_passant_field",
+            "no_history",
         ];
         assert_eq!(codes, contract);
     }

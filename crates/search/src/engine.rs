@@ -1,14 +1,15 @@
 //! The retraction search itself: depth-first, with transposition tables and cooperative stops.
 
-use retrace_legal::Reason;
+use retrace_legal::{Reason, ReasonCode};
 use retrace_unmove::{Retraction, RetroPosition};
-use shakmaty::{ByColor, Color};
+use shakmaty::{Bitboard, ByColor, Color};
 
 use crate::{
     bound::Bound,
     budget::Budget,
     facts::{allows_en_passant, is_initial, is_zeroing, LostRights},
     forward::ForwardLayers,
+    prove::{prove_counted, Proof},
     table::{verification, KeyMap, NodeKey, Table},
     Phase, Progress, Pruner, Refutation, Solutions, SolveParams,
 };
@@ -41,6 +42,21 @@ const CANDIDATE_CLOSURES: u32 = 16;
 /// The most nodes the closure of one candidate may expand: a fifth of `check`'s, since a search
 /// asks it of several (the shuffles and retro-stalemates it is for close in a few hundred).
 const CANDIDATE_CLOSURE_NODES: u64 = 1_000;
+
+/// The most candidates of one search whose look past the extra depth is asked
+/// ([`Search::candidate_depth`]).
+const CANDIDATE_DEPTHS: u32 = 16;
+
+/// How many plies past the extra depth a candidate's look goes: the retro-stalemates of the
+/// published problems' wrong last moves close one to four plies past the usual extra 3 (a king
+/// that can only have come from a square where it stood in a check nothing gave; r2-D-087's
+/// Bg7-h6 needs all four, r2-D-119's rook moves fewer).
+const CANDIDATE_MORE_PLIES: u32 = 4;
+
+/// The most nodes one candidate's look past the extra depth may visit; beyond them the candidate
+/// stands. The corpus's looks that close do so within it (2,000 decided nothing more, at 1.1x
+/// the corpus time).
+const CANDIDATE_DEPTH_NODES: u64 = 1_000;
 
 /// What an existence search looks for at the end of its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +110,8 @@ pub(crate) struct Search<'p, 'a, P: Pruner> {
     refuted: Vec<Refutation>,
     /// Candidates whose closure was asked ([`Search::candidate_closure`]).
     closures_asked: u32,
+    /// Candidates whose look past the extra depth was asked ([`Search::candidate_depth`]).
+    depths_asked: u32,
     /// The retraction lists of each retraction number (1 = the last move), reused across the
     /// tree as perft reuses its buffers, so that no node allocates its own.
     buffers: Vec<PlyBuffers>,
@@ -181,6 +199,7 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
             unwind: None,
             refuted: Vec::new(),
             closures_asked: 0,
+            depths_asked: 0,
             buffers: Vec::new(),
             repetitions: None,
         }
@@ -599,6 +618,10 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
                     self.refute(self.line.clone(), reason);
                     return false;
                 }
+                if let Some(reason) = self.candidate_depth(pos) {
+                    self.refute(self.line.clone(), reason);
+                    return false;
+                }
                 true
             }
         }
@@ -611,6 +634,59 @@ impl<'p, 'a, P: Pruner> Search<'p, 'a, P> {
     /// about to accept (within [`CANDIDATE_CLOSURE_NODES`] each, and the search's own budget), so
     /// that a deep solve with a great many solutions does not pay it for each. A verdict is kept
     /// with the costlier ones, so that other lines into the same position die on it too.
+    /// A look [`CANDIDATE_MORE_PLIES`] past the extra depth from the position a candidate line
+    /// reaches: when no repetition-free history that deep exists ([`crate::prove`], which is sound
+    /// evidence: a position a game reaches has such histories of every length), the position is
+    /// illegal and the candidate falls, with a [`ReasonCode::NoHistory`] reason. Asked only of
+    /// the first [`CANDIDATE_DEPTHS`] candidates a search is about to accept, within
+    /// [`CANDIDATE_DEPTH_NODES`] each (a look cut short proves nothing), so that its cost stays
+    /// that of a few small searches per problem; a deep solve with many solutions does not pay
+    /// it for each.
+    fn candidate_depth(&mut self, pos: &RetroPosition) -> Option<Reason> {
+        if !self.asks_deep() || !self.pruner.has_deep() || self.depths_asked >= CANDIDATE_DEPTHS {
+            return None;
+        }
+        self.depths_asked += 1;
+        let depth = self.params.extra + CANDIDATE_MORE_PLIES;
+        let nodes = self.nodes_left().map_or(CANDIDATE_DEPTH_NODES, |left| {
+            left.min(CANDIDATE_DEPTH_NODES)
+        });
+        let (proof, _) = prove_counted(
+            pos,
+            depth,
+            self.pruner,
+            self.params.cancel.clone(),
+            Some(nodes),
+        );
+        let Proof::NoHistory {
+            tries,
+            complete: true,
+            closure,
+            ..
+        } = proof
+        else {
+            return None;
+        };
+        if let Some(reason) = closure {
+            return Some(reason);
+        }
+        let lasted = tries.iter().map(|t| t.survived).max().unwrap_or(0);
+        let repeats = if tries.iter().any(|t| t.repeats) {
+            " or repeats a position"
+        } else {
+            ""
+        };
+        Some(Reason::new(
+            ReasonCode::NoHistory,
+            format!(
+                "no history is {depth} plies deep: every line of retractions from here dies{repeats} \
+                 within {lasted} {}",
+                if lasted == 1 { "ply" } else { "plies" }
+            ),
+            Bitboard::EMPTY,
+        ))
+    }
+
     fn candidate_closure(&mut self, pos: &RetroPosition) -> Option<Reason> {
         if !self.asks_deep() || !self.pruner.has_deep() || self.closures_asked >= CANDIDATE_CLOSURES
         {

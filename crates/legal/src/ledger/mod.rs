@@ -71,6 +71,10 @@ const ASSIGNMENT_LIMIT: usize = 256;
 /// beyond them the ledger gives up.
 const COMBINATION_LIMIT: u32 = 20_000;
 
+/// The most choices of which of the victim's pawns outside its account promoted weighed, over
+/// all combinations; beyond them the ledger gives up.
+const SUBSET_LIMIT: u32 = 20_000;
+
 /// The most slots of one item, or captures to spare, listed (see [`slots_of`]).
 const SLOTS: u32 = 16;
 
@@ -98,6 +102,11 @@ struct Witness {
     free: u32,
     /// Whether some pawns of the two sides passed each other on a file in it.
     passed: bool,
+    /// The start files (a bit per file) of dead pawns that could each have promoted alone
+    /// within the victim's spare captures, but not all together.
+    short: u8,
+    /// The victim's captures beyond those its account's pawns need.
+    spare: u32,
 }
 
 /// What a failing combination of pawns locked on their files says, for the message.
@@ -175,6 +184,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
     let walks = walls_walks(victim, known.statics, known.walks);
     let taker_walks = walls_walks(taker, known.statics, known.walks);
     let mut combinations = 0u32;
+    let mut subsets = 0u32;
     let mut witness = None;
     let mut locked_witness = None;
     for a in assignments.get(Color::White) {
@@ -199,90 +209,57 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                 let own = if taker.is_white() { a } else { b };
                 let other = if taker.is_white() { b } else { a };
                 let spare = budget.get(victim) - need(victim);
-                let dead = dead_pawns(victim, other.used, spare, &walks);
-                if dead.len() as u32 > *budget.get(taker) {
-                    // More pawns died as pawns than units are missing: no game, whatever the rest.
-                    continue;
-                }
-                // The captures to spare can take every dead pawn, or the taker's slots can.
-                let slots = (free as usize) < dead.len() || locked::files(a.used, b.used) != 0;
-                let slots = if slots {
-                    slots_of(items.get(taker), own, charges.get(taker), free)
-                } else {
-                    Vec::new()
+                let blocked = never_left(items.get(taker), own, charges.get(taker), free);
+                let costs = promotion_costs(victim, other.used, &walks, blocked);
+                // The victim's pawns outside its account that can promote within its spare
+                // captures, each alone: some of them promoted, paying for it from that spare,
+                // the others died as pawns (see [`died_as_pawns`]).
+                let promotable = (0..8usize)
+                    .filter(|&g| costs[g] <= spare)
+                    .fold(0u8, |m, g| m | 1 << g);
+                let weigh = Weigh {
+                    known,
+                    items: &items,
+                    taker,
+                    a,
+                    b,
+                    charges: &charges,
+                    budget,
+                    free,
+                    spare,
+                    taker_walks: &taker_walks,
+                    passed: !pairs.is_empty(),
                 };
-                let plain = (free as usize) >= dead.len() || {
-                    count_weighed();
-                    matches(&dead, &slots)
-                };
-                if !plain {
-                    witness.get_or_insert(Witness {
-                        dead: dead.iter().fold(0, |m, d| m | d.0),
-                        landed: landed(&slots),
-                        captures: *budget.get(taker),
-                        pens: known.by_pieces(taker),
-                        free,
-                        passed: !pairs.is_empty(),
-                    });
-                    continue;
-                }
-                let lock = locked::files(a.used, b.used);
-                if lock == 0 {
-                    return None;
-                }
-                let own_dead = dead_pawns(taker, own.used, free, &taker_walks);
-                // A file whose pawn is already proven dead on it (it cannot promote) is settled
-                // by that death: the lock asks nothing more there.
-                let start_files = |d: &[(u8, u8)]| d.iter().fold(0u8, |m, x| m | x.0);
-                let lock = lock & !start_files(&dead) & !start_files(&own_dead);
-                if lock == 0 {
-                    return None;
-                }
-                let other_slots = slots_of(items.get(victim), other, charges.get(victim), spare);
-                let victim_deaths = locked::Deaths {
-                    dead: &dead,
-                    slots: &slots,
-                };
-                let taker_deaths = locked::Deaths {
-                    dead: &own_dead,
-                    slots: &other_slots,
-                };
-                let (white, black) = if taker.is_white() {
-                    (taker_deaths, victim_deaths)
-                } else {
-                    (victim_deaths, taker_deaths)
-                };
-                count_locked();
-                if locked::fits(lock, white, black) {
-                    return None;
-                }
-                locked_witness.get_or_insert(Locked {
-                    files: lock,
-                    landed: ByColor {
-                        white: landed(if taker.is_white() {
-                            &slots
-                        } else {
-                            &other_slots
-                        }),
-                        black: landed(if taker.is_white() {
-                            &other_slots
-                        } else {
-                            &slots
-                        }),
-                    },
-                    captures: budget,
-                    spare: if taker.is_white() {
-                        ByColor {
-                            white: free,
-                            black: spare,
+                let mut subset = promotable;
+                loop {
+                    let paid = (0..8usize)
+                        .filter(|&g| subset & 1 << g != 0)
+                        .fold(0u32, |s, g| s.saturating_add(costs[g]));
+                    if paid <= spare {
+                        subsets += 1;
+                        if subsets > SUBSET_LIMIT {
+                            return None;
                         }
-                    } else {
-                        ByColor {
-                            white: spare,
-                            black: free,
+                        let dead = died_as_pawns(!other.used & !subset, spare - paid);
+                        match weigh.verdict(&dead, promotable & !subset) {
+                            Verdict::Fits => return None,
+                            Verdict::Fails => {}
+                            Verdict::Unmatched(w) => {
+                                // The plainer sentence (no pawn short of captures) first.
+                                if witness.is_none_or(|o: Witness| o.short != 0 && w.short == 0) {
+                                    witness = Some(w);
+                                }
+                            }
+                            Verdict::Locked(l) => {
+                                locked_witness.get_or_insert(l);
+                            }
                         }
-                    },
-                });
+                    }
+                    if subset == 0 {
+                        break;
+                    }
+                    subset = (subset - 1) & promotable;
+                }
             }
         }
     }
@@ -290,6 +267,139 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
         (Some(l), _) => Some(Failure::Locked(l)),
         (None, Some(w)) => Some(Failure::Unmatched(w)),
         (None, None) => None,
+    }
+}
+
+/// What one combination's weighing of a choice of dead pawns says.
+enum Verdict {
+    /// Some game may fit it.
+    Fits,
+    /// No game fits it, with nothing worth saying (more dead pawns than captures).
+    Fails,
+    /// The taker's captures cannot take the victim's dead pawns.
+    Unmatched(Witness),
+    /// The taker's captures can, but not with the pawns locked on their files as well.
+    Locked(Locked),
+}
+
+/// One combination of the ledger (start files `a` and `b`, and the charges their choice of the
+/// pawns that left gives), weighed for each choice of the victim's pawns that died as pawns.
+struct Weigh<'a, 'k> {
+    known: &'a Known<'k>,
+    items: &'a ByColor<&'a [Item]>,
+    taker: Color,
+    a: &'a Assignment,
+    b: &'a Assignment,
+    charges: &'a ByColor<Vec<u32>>,
+    /// The captures each side's pawns made (the pens' taken off).
+    budget: ByColor<u32>,
+    /// The taker's captures beyond its account's charges.
+    free: u32,
+    /// The victim's captures beyond its account's charges.
+    spare: u32,
+    taker_walks: &'a Walks,
+    /// Whether the combination has pawns that passed each other.
+    passed: bool,
+}
+
+impl Weigh<'_, '_> {
+    /// Whether the victim's pawns `dead` (each its start file's bit and the files where it can
+    /// have died) can each have been taken by a capture of the taker, and the pawns locked on
+    /// their files got by each other; `short` names the pawns among them that could have
+    /// promoted alone (for the message).
+    fn verdict(&self, dead: &[(u8, u8)], short: u8) -> Verdict {
+        let (taker, victim) = (self.taker, self.taker.other());
+        let (own, other) = if taker.is_white() {
+            (self.a, self.b)
+        } else {
+            (self.b, self.a)
+        };
+        let (free, spare) = (self.free, self.spare);
+        if dead.len() as u32 > *self.budget.get(taker) {
+            // More pawns died as pawns than units are missing: no game, whatever the rest.
+            return Verdict::Fails;
+        }
+        let lock = locked::files(self.a.used, self.b.used);
+        // The captures to spare can take every dead pawn, or the taker's slots can.
+        let slots = if (free as usize) < dead.len() || lock != 0 {
+            slots_of(self.items.get(taker), own, self.charges.get(taker), free)
+        } else {
+            Vec::new()
+        };
+        let plain = (free as usize) >= dead.len() || {
+            count_weighed();
+            matches(dead, &slots)
+        };
+        if !plain {
+            let dead_files = dead.iter().fold(0, |m, d| m | d.0);
+            return Verdict::Unmatched(Witness {
+                dead: dead_files,
+                landed: landed(&slots),
+                captures: *self.budget.get(taker),
+                pens: self.known.by_pieces(taker),
+                free,
+                passed: self.passed,
+                short: short & dead_files,
+                spare,
+            });
+        }
+        if lock == 0 {
+            return Verdict::Fits;
+        }
+        let own_blocked = never_left(
+            self.items.get(victim),
+            other,
+            self.charges.get(victim),
+            spare,
+        );
+        let own_dead = dead_pawns(taker, own.used, free, self.taker_walks, own_blocked);
+        // A file whose pawn is already proven dead on it (it cannot promote) is settled by that
+        // death: the lock asks nothing more there.
+        let start_files = |d: &[(u8, u8)]| d.iter().fold(0u8, |m, x| m | x.0);
+        let lock = lock & !start_files(dead) & !start_files(&own_dead);
+        if lock == 0 {
+            return Verdict::Fits;
+        }
+        let other_slots = slots_of(
+            self.items.get(victim),
+            other,
+            self.charges.get(victim),
+            spare,
+        );
+        let victim_deaths = locked::Deaths {
+            dead,
+            slots: &slots,
+        };
+        let taker_deaths = locked::Deaths {
+            dead: &own_dead,
+            slots: &other_slots,
+        };
+        let (white, black) = if taker.is_white() {
+            (taker_deaths, victim_deaths)
+        } else {
+            (victim_deaths, taker_deaths)
+        };
+        count_locked();
+        if locked::fits(lock, white, black) {
+            return Verdict::Fits;
+        }
+        let (white_slots, black_slots, white_spare, black_spare) = if taker.is_white() {
+            (&slots, &other_slots, free, spare)
+        } else {
+            (&other_slots, &slots, spare, free)
+        };
+        Verdict::Locked(Locked {
+            files: lock,
+            landed: ByColor {
+                white: landed(white_slots),
+                black: landed(black_slots),
+            },
+            captures: self.budget,
+            spare: ByColor {
+                white: white_spare,
+                black: black_spare,
+            },
+        })
     }
 }
 
@@ -471,19 +581,49 @@ fn slots_of(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec
     out
 }
 
-/// The victim's pawns that died as pawns: one per start file outside `used` from which no walk
-/// reaches a promotion square within `spare` captures, with the files (a bit per file) within
-/// `spare` of it where it can have died. The first of each pair is its start file's bit.
-fn dead_pawns(victim: Color, used: u8, spare: u32, walks: &Walks) -> Vec<(u8, u8)> {
-    let eighth = Bitboard::from_rank(victim.relative_rank(Rank::Eighth));
-    (0..8usize)
-        .filter(|&g| used & 1 << g == 0)
-        .filter(|&g| {
-            !eighth.into_iter().any(|q| {
+/// The fewest captures with which the pawn of `color` from each start file outside `used`
+/// reached a promotion square ([`NONE`] for a file of `used`, or when no walk around the walls
+/// reaches one).
+///
+/// On a file of `blocked` the other side's pawn from that file never left it (see
+/// [`never_left`]): a pawn of `color` from there promoted only after leaving the file, so only
+/// with a capture at least, and on its own file only with two (out and back).
+///
+/// Proof of the blocked case: the two pawns of file `g` start with the white one below the black
+/// one, and while both are on `g` that order holds (a pawn's step, single or double, needs the
+/// squares it crosses and lands on empty). The other side's pawn stands on `g` from the start
+/// until now (on the board) or until its promotion (it never captured, so never left `g`). A
+/// pawn of `color` that promoted without leaving `g` reached its last rank, beyond the other one:
+/// either while that one still stood on `g` (the order broke), or after that one promoted,
+/// which itself reached its last rank beyond the pawn of `color` still on `g` (the order broke).
+fn promotion_costs(color: Color, used: u8, walks: &Walks, blocked: u8) -> [u32; 8] {
+    let eighth = Bitboard::from_rank(color.relative_rank(Rank::Eighth));
+    std::array::from_fn(|g| {
+        if used & 1 << g != 0 {
+            return NONE;
+        }
+        let need = |q: shakmaty::Square| match blocked & 1 << g != 0 {
+            false => 0,
+            true if q.file() as usize == g => 2,
+            true => 1,
+        };
+        eighth
+            .into_iter()
+            .filter_map(|q| {
                 let w = walks[g][usize::from(q)];
-                w != NO_WALK && u32::from(w) <= spare
+                (w != NO_WALK).then(|| u32::from(w).max(need(q)))
             })
-        })
+            .min()
+            .unwrap_or(NONE)
+    })
+}
+
+/// The pawns of the start files `files` (a bit per file), taken as died as pawns with at most
+/// `spare` captures made: each with its start file's bit and the files (a bit per file) within
+/// `spare` of it where it can have died (each capture changes its file by one).
+fn died_as_pawns(files: u8, spare: u32) -> Vec<(u8, u8)> {
+    (0..8usize)
+        .filter(|&g| files & 1 << g != 0)
         .map(|g| {
             let mask = (0..8usize)
                 .filter(|&f| (f as i64 - g as i64).unsigned_abs() <= u64::from(spare))
@@ -491,6 +631,44 @@ fn dead_pawns(victim: Color, used: u8, spare: u32, walks: &Walks) -> Vec<(u8, u8
             (1u8 << g, mask)
         })
         .collect()
+}
+
+/// The pawns of `color` that died as pawns whatever the others did: one per start file outside
+/// `used` from which no walk reaches a promotion square within `spare` captures (see
+/// [`promotion_costs`]), with the files within `spare` of it where it can have died.
+///
+/// For the victim the ledger asks more (see [`side`]): its pawns outside the account each
+/// either promoted, paying its cost out of the same `spare`, or died as a pawn, so it weighs
+/// each choice of those that promoted whose costs fit together, the others dead with the
+/// captures left.
+fn dead_pawns(color: Color, used: u8, spare: u32, walks: &Walks, blocked: u8) -> Vec<(u8, u8)> {
+    let costs = promotion_costs(color, used, walks, blocked);
+    let files = (0..8usize)
+        .filter(|&g| used & 1 << g == 0 && costs[g] > spare)
+        .fold(0u8, |m, g| m | 1 << g);
+    died_as_pawns(files, spare)
+}
+
+/// The start files (a bit per file) of the pawns of an account that never left them. Each pawn
+/// of the account made its charge and at most `free` captures more (all of them together make at
+/// most `free` beyond their charges), and a pawn changes files only by capturing, one file a
+/// capture. So a pawn charged nothing never left its file when `free` is zero; and one standing
+/// on the board on its start file never left it when it has at most one capture beyond its
+/// charge of zero, since leaving and coming back takes two. (A promoted pawn may have spent one
+/// to promote beside its file, so it needs `free` zero.)
+fn never_left(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> u8 {
+    items
+        .iter()
+        .zip(charges)
+        .zip(asg.files)
+        .filter(|((item, &c), g)| {
+            c == 0
+                && match item.place {
+                    Place::Board(sq) => free <= 1 && sq.file() as u8 == *g,
+                    Place::Promoted { .. } => free == 0,
+                }
+        })
+        .fold(0, |m, (_, g)| m | 1 << g)
 }
 
 /// Whether each dead pawn can be given its own slot whose files meet its files (augmenting
@@ -585,18 +763,36 @@ fn reason(taker: Color, w: &Witness) -> Reason {
             w.pens
         )
     };
-    Reason::new(
-        ReasonCode::LedgerUnmatched,
+    let why = if w.short == 0 {
         format!(
-            "{} made {} capture{}{besides}, and its pawns' walks from their start files {need}; but the \
-             {} pawn{} from {dead_files} can neither have promoted nor have left {them} with the \
-             captures {} has to spare, so {they} captured as {as_pawns} {where_none}",
-            color_name(taker),
-            w.captures,
-            plural(w.captures),
+            "but the {} pawn{} from {dead_files} can neither have promoted nor have left {them} \
+             with the captures {} has to spare, so {they} captured as {as_pawns} {where_none}",
             color_adj(victim),
             plural(dead),
             color_name(victim),
+        )
+    } else {
+        format!(
+            "but the {} capture{} {} has to spare cannot pay for the promotions of all its \
+             other pawns (one that got by a {} pawn which never left its file first left its \
+             own, by a capture), and in every choice of those that promoted, the others (such \
+             as the {} pawn{} from {dead_files}) died as pawns {where_none}",
+            w.spare,
+            plural(w.spare),
+            color_name(victim),
+            color_adj(taker),
+            color_adj(victim),
+            plural(dead),
+        )
+    };
+    Reason::new(
+        ReasonCode::LedgerUnmatched,
+        format!(
+            "{} made {} capture{}{besides}, and its pawns' walks from their start files {need}; \
+             {why}",
+            color_name(taker),
+            w.captures,
+            plural(w.captures),
         ),
         Bitboard::EMPTY,
     )
@@ -767,6 +963,61 @@ mod tests {
             slots_of(&[item], &from_e, &[2], 1),
             vec![0b1100, 0b1100, u8::MAX]
         );
+    }
+
+    #[test]
+    fn a_pawn_behind_one_that_never_left_its_file_must_leave_its_own() {
+        use shakmaty::Square;
+        // Walks with no walls: from file g to a last-rank square on file f, |f - g| captures.
+        let mut walks: Walks = [[NO_WALK; 64]; 8];
+        for (g, row) in walks.iter_mut().enumerate() {
+            for f in 0..8usize {
+                let q = Square::from_coords(File::new(f as u32), Rank::First);
+                row[usize::from(q)] = f.abs_diff(g) as u8;
+            }
+        }
+        // Black's a-pawn alone promotes straight, for nothing; behind a white a-pawn that never
+        // left its file it needs a capture (b1), and two to promote on its own file.
+        let free = promotion_costs(Color::Black, 0b1111_1110, &walks, 0);
+        assert_eq!(free[0], 0);
+        assert_eq!(free[1], NONE);
+        let blocked = promotion_costs(Color::Black, 0b1111_1110, &walks, 1);
+        assert_eq!(blocked[0], 1);
+        // With no capture to spare it is dead; with one it may have promoted.
+        assert_eq!(dead_pawns(Color::Black, 0b1111_1110, 0, &walks, 1).len(), 1);
+        assert!(dead_pawns(Color::Black, 0b1111_1110, 1, &walks, 1).is_empty());
+    }
+
+    #[test]
+    fn only_a_pawn_with_no_capture_to_make_never_left_its_file() {
+        use crate::pawn_items::Cost;
+        let on = |sq| Item {
+            place: Place::Board(sq),
+            costs: [Cost { base: 0, leave: 2 }; 8],
+        };
+        let items = [on(shakmaty::Square::A4), on(shakmaty::Square::C3)];
+        let asg = Assignment {
+            files: [0, 1, 0, 0, 0, 0, 0, 0],
+            used: 0b11,
+        };
+        // a4 charged nothing stayed on the a-file with one capture to spare (out and back takes
+        // two); c3 came from the b-file, charged one.
+        assert_eq!(never_left(&items, &asg, &[0, 1], 1), 0b1);
+        assert_eq!(never_left(&items, &asg, &[0, 1], 2), 0);
+        // A promoted pawn charged nothing may have spent a capture to promote beside its file.
+        let promoted = Item {
+            place: Place::Promoted {
+                units: Bitboard::from_square(shakmaty::Square::D1),
+                squares: Bitboard::from_rank(Rank::Eighth),
+            },
+            costs: [Cost { base: 0, leave: 1 }; 8],
+        };
+        let one = Assignment {
+            files: [0; 8],
+            used: 1,
+        };
+        assert_eq!(never_left(&[promoted], &one, &[0], 0), 0b1);
+        assert_eq!(never_left(&[promoted], &one, &[0], 1), 0);
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub fn check(analysis: &Analysis, report: Option<ProofReport>) -> Result<Answer,
         let code = if report.closure {
             ReasonCode::Closure.as_str()
         } else {
-            "no_history"
+            ReasonCode::NoHistory.as_str()
         };
         reasons.push(ReasonDoc {
             code,
