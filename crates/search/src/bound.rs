@@ -1016,6 +1016,24 @@ mod tests {
         assert_eq!(straight.black, 1);
     }
 
+    /// Black's g-pawn advanced four ranks on its file (f7 and h7 at home), in three moves with no
+    /// capture or with two; White misses one unit, so the pawn took none and a black piece made
+    /// the capture: four moves, where lending the pawn two captures counted three.
+    #[test]
+    fn the_pawns_take_no_more_units_than_are_missing() {
+        let fen = "rnbqkbnr/pppppp1p/8/8/8/6p1/PPPPPPP1/RNBQKBNR w KQkq -";
+        assert_eq!(needed(fen).black, 4);
+        // The colour swap: White's four.
+        let swapped =
+            retrace_testkit::swapped_board("rnbqkbnr/pppppp1p/8/8/8/6p1/PPPPPPP1/RNBQKBNR");
+        assert_eq!(needed(&format!("{swapped} b - -")).white, 4);
+        // The near miss: with two white units gone the pawn may have taken both.
+        assert_eq!(
+            needed("rnbqkbnr/pppppp1p/8/8/8/6p1/PPPPPP2/RNBQKBNR w KQkq -").black,
+            3
+        );
+    }
+
     /// `color`'s bound in `fen`, with and without the captures counted as moves.
     fn with_capture_moves(fen: &str, color: Color) -> (u32, u32) {
         let pos = RetroPosition::from_fen(fen).expect("FEN");
