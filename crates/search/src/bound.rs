@@ -20,7 +20,8 @@
 //!
 //! Castling is the one move that moves two units: it is counted once, as a king move (the king
 //! may start from c1 or g1 at the cost of one move), and a rook on d1 or f1 counts as home. Both
-//! relax the bound, so it stays a lower bound for any game, castled or not.
+//! relax the bound, so it stays a lower bound for any game, castled or not. Neither is granted
+//! on a side where a square from the king's start to the rook's is permanent ([`may_castle`]).
 
 use retrace_legal::pawn;
 use retrace_unmove::RetroPosition;
@@ -170,9 +171,34 @@ fn start_maps(color: Color, walls: Bitboard) -> [[u8; 64]; STARTS.len()] {
             }
             _ => {}
         }
-        sources.retain(|&(sq, cost)| cost == 0 && sq == home || !walls.contains(sq));
+        sources.retain(|&(sq, cost)| {
+            cost == 0 && sq == home
+                || [CastlingSide::KingSide, CastlingSide::QueenSide]
+                    .into_iter()
+                    .any(|side| castled(side) == Some((sq, cost)) && may_castle(color, side, walls))
+        });
         shortest_paths(role, &sources, walls)
     })
+}
+
+/// Whether `color` may have castled on `side` in a game whose permanent squares are `walls`:
+/// castling moves the king and the rook, so neither stood on its start square throughout, and
+/// it needs the squares between them empty, so no unit stood on one of those throughout either.
+/// None of the squares from the king's start to the rook's is then permanent.
+fn may_castle(color: Color, side: CastlingSide, walls: Bitboard) -> bool {
+    let rank = color.backrank();
+    let rook = if side == CastlingSide::KingSide {
+        File::H
+    } else {
+        File::A
+    };
+    let king = File::E;
+    let (low, high) = (rook.min(king), rook.max(king));
+    let span = Bitboard::from_rank(rank)
+        .into_iter()
+        .filter(|sq| (low..=high).contains(&sq.file()))
+        .collect::<Bitboard>();
+    (walls & span).is_empty()
 }
 
 /// A cache slot: the permanent squares and the maps of both sides around them.
@@ -1125,6 +1151,38 @@ mod tests {
         ] {
             assert_eq!(king[sq.to_usize()], moves, "{sq}");
         }
+    }
+
+    /// With e2 and g2 at home the f1 bishop never moved: f1 is permanent, so White never castled
+    /// short, and its king walked e1-f2-g3-h2 (three moves, with f3 and h3 five), where the
+    /// castled king's g1 at one move made it two.
+    #[test]
+    fn no_castling_across_a_permanent_square() {
+        let fen = "rnbqkbnr/pppppppp/8/8/8/5P1P/PPPPP1PK/RNBQ1BNR w - -";
+        assert_eq!(needed(fen).white, 5);
+        assert!(!may_castle(
+            Color::White,
+            CastlingSide::KingSide,
+            retrace_legal::permanent_squares(&RetroPosition::from_fen(fen).expect("FEN"))
+        ));
+        // The colour swap: Black's five.
+        let swapped =
+            retrace_testkit::swapped_board("rnbqkbnr/pppppppp/8/8/8/5P1P/PPPPP1PK/RNBQ1BNR");
+        assert_eq!(needed(&format!("{swapped} b - -")).black, 5);
+        // The near miss: with e2 on e3 the bishop may have left, and the king castled and went
+        // g1-h2: two moves, where walking takes three (with three pawn moves, five).
+        assert_eq!(
+            needed("rnbqkbnr/pppppppp/8/8/8/4PP1P/PPPP2PK/RNBQ1BNR w - -").white,
+            5
+        );
+        // Queenside: after 1.e3 the c1 bishop, between b2 and d2 at home, never moved; the f1
+        // bishop may have left by e2.
+        let walls = retrace_legal::permanent_squares(
+            &RetroPosition::from_fen("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - -")
+                .expect("FEN"),
+        );
+        assert!(!may_castle(Color::White, CastlingSide::QueenSide, walls));
+        assert!(may_castle(Color::White, CastlingSide::KingSide, walls));
     }
 
     #[test]
