@@ -6,7 +6,9 @@
 //! distinct files, each change of file a capture ([`retrace_legal::pawn_moves_needed`]). The paths avoid the
 //! permanent squares ([`retrace_legal::permanent_squares`]): a pawn on its start square, or an
 //! original walled in by them, stood there throughout the game, so no unit ever passed, entered or
-//! captured there. A unit that no start square of its kind reaches (or more units of a kind than
+//! captured there. Nor did a rook or queen ever slide along a file across the stretch a pawn of
+//! a side that captured nothing stood on all game ([`crate::columns`]). A unit that no start
+//! square of its kind reaches (or more units of a kind than
 //! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn,
 //! and then, as a piece, at least the moves of the shortest path of its kind from a promotion
 //! square to its square (the promotion squares are those no unit stood on throughout the game).
@@ -30,6 +32,7 @@ use shakmaty::{
 };
 
 use crate::capture_moves::PawnCaptures;
+use crate::columns::Columns;
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
 /// and four single steps or captures), the promotion being the fifth.
@@ -70,8 +73,14 @@ const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Que
 type Maps = [[u8; 64]; STARTS.len() + PROMOTIONS.len()];
 
 /// The fewest moves of a unit of `role` from `sources` (each with the moves already spent) to
-/// every square, never standing on or passing through `walls`.
-fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard) -> [u8; 64] {
+/// every square, never standing on or passing through `walls`, nor sliding from a square `sq`
+/// to or past a square of `blocks[sq]` ([`Columns::blocks`]).
+fn shortest_paths(
+    role: Role,
+    sources: &[(Square, u8)],
+    walls: Bitboard,
+    blocks: &[Bitboard; 64],
+) -> [u8; 64] {
     let mut dist = [FAR; 64];
     let mut seen = Bitboard::EMPTY;
     let mut frontier = Bitboard::EMPTY;
@@ -94,7 +103,10 @@ fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard) -> [u8;
             next |= match role {
                 Role::Knight => attacks::knight_attacks(sq),
                 Role::King => attacks::king_attacks(sq),
-                _ => attacks::attacks(sq, role.of(Color::White), walls),
+                _ => {
+                    let blocked = blocks[sq.to_usize()];
+                    attacks::attacks(sq, role.of(Color::White), walls | blocked) & !blocked
+                }
             };
         }
         frontier = next & !walls & !seen;
@@ -102,10 +114,10 @@ fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard) -> [u8;
     }
 }
 
-/// The maps of `color` around the permanent squares `walls`.
-fn maps(color: Color, walls: Bitboard) -> Maps {
+/// The maps of `color` around the permanent squares `walls` and the columns' `blocks`.
+fn maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64]) -> Maps {
     let mut all = [[FAR; 64]; STARTS.len() + PROMOTIONS.len()];
-    all[..STARTS.len()].copy_from_slice(&start_maps(color, walls));
+    all[..STARTS.len()].copy_from_slice(&start_maps(color, walls, blocks));
     // A pawn promotes on a square of the last rank where no unit stood throughout the game.
     let open = Bitboard::from_rank(color.other().backrank()) & !walls;
     let mut sources = [(Square::A1, 0); 8];
@@ -114,7 +126,7 @@ fn maps(color: Color, walls: Bitboard) -> Maps {
     }
     let sources = &sources[..open.count()];
     for (map, role) in all[STARTS.len()..].iter_mut().zip(PROMOTIONS) {
-        *map = shortest_paths(role, sources, walls);
+        *map = shortest_paths(role, sources, walls, blocks);
     }
     all
 }
@@ -138,8 +150,9 @@ fn attacked_throughout(attacker: Color, walls: Bitboard) -> Bitboard {
     attacked
 }
 
-/// The maps of the starts of [`STARTS`] of `color` around the permanent squares `walls`.
-fn start_maps(color: Color, walls: Bitboard) -> [[u8; 64]; STARTS.len()] {
+/// The maps of the starts of [`STARTS`] of `color` around the permanent squares `walls` and the
+/// columns' `blocks`.
+fn start_maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64]) -> [[u8; 64]; STARTS.len()] {
     let rank = color.backrank();
     // A king never stands where an enemy unit that never moved attacks.
     let king_walls = walls | attacked_throughout(color.other(), walls);
@@ -177,7 +190,7 @@ fn start_maps(color: Color, walls: Bitboard) -> [[u8; 64]; STARTS.len()] {
                     .into_iter()
                     .any(|side| castled(side) == Some((sq, cost)) && may_castle(color, side, walls))
         });
-        shortest_paths(role, &sources, walls)
+        shortest_paths(role, &sources, walls, blocks)
     })
 }
 
@@ -201,8 +214,49 @@ fn may_castle(color: Color, side: CastlingSide, walls: Bitboard) -> bool {
     (walls & span).is_empty()
 }
 
-/// A cache slot: the permanent squares and the maps of both sides around them.
-type Slot = Option<(Bitboard, Box<ByColor<Maps>>)>;
+/// A cache slot: the permanent squares and the columns, and the maps of both sides around them.
+type Slot = Option<(Obstacles, Box<ByColor<Maps>>)>;
+
+/// What stands in the way of every path throughout the game: the permanent squares and the pawn
+/// columns ([`Columns`]). The maps depend on nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Obstacles {
+    walls: Bitboard,
+    columns: Columns,
+}
+
+impl Obstacles {
+    /// The obstacles of `pos` (with its pawn columns or without), with the home squares where
+    /// originals were taken.
+    fn of(pos: &RetroPosition, columns: bool) -> (Obstacles, ByColor<Bitboard>) {
+        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
+        let columns = if columns {
+            Columns::of(pos.board())
+        } else {
+            Columns::default()
+        };
+        (Obstacles { walls, columns }, homes)
+    }
+
+    /// The same with `sq` one more permanent square.
+    fn with(self, sq: Square) -> Obstacles {
+        Obstacles {
+            walls: self.walls.with(sq),
+            ..self
+        }
+    }
+
+    /// A 64-bit digest for a cache slot.
+    fn digest(self) -> u64 {
+        u64::from(self.walls) ^ self.columns.digest()
+    }
+
+    /// The maps of both sides around them.
+    fn maps(self) -> ByColor<Maps> {
+        let blocks = self.columns.blocks();
+        ByColor::new_with(|c| maps(c, self.walls, &blocks))
+    }
+}
 
 /// Slots of the cache of maps (a power of two), for the permanent squares of the positions;
 /// as many again for those with one piece at home more ([`Bound::within`]), so that these never
@@ -629,7 +683,7 @@ const CAPTURE_SLOTS: usize = 1 << 10;
 
 /// A capture-square term with its key: the capturing side, its pawns, the permanent squares, and
 /// what of the victim is missing (any unit, a pawn).
-type CaptureSlot = ((Color, Bitboard, Bitboard, bool, bool), u32);
+type CaptureSlot = ((Color, Bitboard, Obstacles, bool, bool), u32);
 
 /// The proof-game distance bound with its caches: the maps for the permanent squares seen lately,
 /// the moves of the pawn structures and the capture-square terms. They change far less often than
@@ -642,6 +696,8 @@ pub(crate) struct Bound {
     /// Whether the captures the pawns on the board did not make are counted as moves of the rest
     /// ([`crate::capture_moves`]).
     capture_moves: bool,
+    /// Whether the paths go around the pawn columns ([`Columns`]).
+    columns: bool,
     maps: Vec<Slot>,
     /// The moves of the pawns of each side by their captures, White's slots first.
     pawns: Vec<Option<(Bitboard, PawnCaptures)>>,
@@ -656,6 +712,7 @@ impl Bound {
         Bound {
             capture_squares,
             capture_moves: true,
+            columns: true,
             maps: Vec::new(),
             pawns: Vec::new(),
             captures: Vec::new(),
@@ -670,15 +727,22 @@ impl Bound {
         self
     }
 
+    /// The bound without the pawn columns ([`Columns`]), to measure them.
+    #[cfg(test)]
+    pub(crate) fn without_columns(mut self) -> Bound {
+        self.columns = false;
+        self
+    }
+
     /// A lower bound on the moves each side made to bring its units from the initial array to
     /// `pos` (see the module's documentation). The search asks [`Bound::within`], which adds
     /// the obstacles at home where they can matter.
     #[cfg(test)]
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
-        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
+        let (obstacles, homes) = Obstacles::of(pos, self.columns);
         ByColor::new_with(|color| {
-            self.needed(pos, walls, *homes.get(color.other()), color)
+            self.needed(pos, obstacles, *homes.get(color.other()), color)
                 .total(0)
         })
     }
@@ -704,10 +768,12 @@ impl Bound {
     /// So the side needs at least the least of the three, whichever case the game took.
     #[must_use]
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
-        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
+        let (obstacles, homes) = Obstacles::of(pos, self.columns);
+        let walls = obstacles.walls;
         let board = pos.board();
-        let needed =
-            ByColor::new_with(|color| self.needed(pos, walls, *homes.get(color.other()), color));
+        let needed = ByColor::new_with(|color| {
+            self.needed(pos, obstacles, *homes.get(color.other()), color)
+        });
         if Color::ALL
             .into_iter()
             .any(|color| needed.get(color).total(0) > *budget.get(color))
@@ -733,20 +799,20 @@ impl Bound {
                 }
                 // Another unit of its kind stands there: only the pieces' paths change.
                 let of_kind = index - STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
-                let maps = self.maps_for(walls, 0);
+                let maps = self.maps_for(obstacles, 0);
                 // Only the paths of its kind change.
                 let kind = board.by_color(color) & board.by_role(role);
                 let swapped = ours.pieces - role_moves(maps.get(color), role, kind, None)
                     + role_moves(maps.get(color), role, kind, Some((of_kind, home)));
                 let on_a_path = crosses_a_path(&maps, board, home, role.of(color));
-                self.put_back(walls, 0, maps);
+                self.put_back(obstacles, 0, maps);
                 if ours.with_pieces(swapped).total(0) <= budget_left || !on_a_path {
                     return true;
                 }
                 // The unit never moved: a wall for both sides' paths. (The rest of the bound,
                 // the pawns and the captured units, stays as it was without the wall: it can
                 // only grow with one.)
-                let walled = walls.with(home);
+                let walled = obstacles.with(home);
                 let maps = self.maps_for(walled, 1);
                 let fits = Color::ALL.into_iter().all(|c| {
                     let pieces = pieces_moves(maps.get(c), c, board);
@@ -758,40 +824,46 @@ impl Bound {
         })
     }
 
-    /// The maps around the permanent squares `walls`, from the cache's `region` (0 for the
+    /// The maps around the obstacles `key`, from the cache's `region` (0 for the
     /// positions' own, 1 for those with a piece at home walled) or made (give them back with
     /// [`Bound::put_back`]).
-    fn maps_for(&mut self, walls: Bitboard, region: usize) -> Box<ByColor<Maps>> {
-        let slot = region * SLOTS + slot_of(u64::from(walls), SLOTS);
+    fn maps_for(&mut self, key: Obstacles, region: usize) -> Box<ByColor<Maps>> {
+        let slot = region * SLOTS + slot_of(key.digest(), SLOTS);
         match slots(&mut self.maps, 2 * SLOTS)[slot].take() {
-            Some((key, maps)) if key == walls => maps,
-            _ => Box::new(ByColor::new_with(|c| maps(c, walls))),
+            Some((k, maps)) if k == key => maps,
+            _ => Box::new(key.maps()),
         }
     }
 
-    /// Keeps `maps`, the maps around `walls`, in the cache's `region`.
-    fn put_back(&mut self, walls: Bitboard, region: usize, maps: Box<ByColor<Maps>>) {
-        self.maps[region * SLOTS + slot_of(u64::from(walls), SLOTS)] = Some((walls, maps));
+    /// Keeps `maps`, the maps around `key`, in the cache's `region`.
+    fn put_back(&mut self, key: Obstacles, region: usize, maps: Box<ByColor<Maps>>) {
+        self.maps[region * SLOTS + slot_of(key.digest(), SLOTS)] = Some((key, maps));
     }
 
-    /// The bound of `color` around the permanent squares `walls`, in its parts, `homes` the
+    /// The bound of `color` around the `obstacles`, in its parts, `homes` the
     /// home squares where originals of the other side were taken.
     fn needed(
         &mut self,
         pos: &RetroPosition,
-        walls: Bitboard,
+        obstacles: Obstacles,
         homes: Bitboard,
         color: Color,
     ) -> Needed {
         let board = pos.board();
-        let maps = self.maps_for(walls, 0);
+        let maps = self.maps_for(obstacles, 0);
         let ours = board.by_color(color);
         let pieces = pieces_moves(maps.get(color), color, board);
         let table = self.pawn_captures(color, ours & board.pawns());
         let captured = if self.capture_squares {
             let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
             let enemy_pawns = board.by_color(color.other()) & board.pawns();
-            self.captured_units_moves(color.other(), enemy_pawns, walls, maps.get(color), missing)
+            self.captured_units_moves(
+                color.other(),
+                enemy_pawns,
+                obstacles,
+                maps.get(color),
+                missing,
+            )
         } else {
             0
         };
@@ -817,7 +889,7 @@ impl Bound {
                 .min()
                 .unwrap_or(0);
         }
-        self.put_back(walls, 0, maps);
+        self.put_back(obstacles, 0, maps);
         Needed {
             pieces,
             captured,
@@ -858,16 +930,16 @@ impl Bound {
         &mut self,
         capturer: Color,
         pawns: Bitboard,
-        walls: Bitboard,
+        obstacles: Obstacles,
         victim_maps: &Maps,
         missing: (bool, bool),
     ) -> u32 {
         if pawn::on_distinct_files(pawns) {
             return 0;
         }
-        let key = (capturer, pawns, walls, missing.0, missing.1);
+        let key = (capturer, pawns, obstacles, missing.0, missing.1);
         let slot = slot_of(
-            u64::from(pawns) ^ u64::from(walls).rotate_left(17),
+            u64::from(pawns) ^ obstacles.digest().rotate_left(17),
             CAPTURE_SLOTS,
         );
         let cache = slots(&mut self.captures, CAPTURE_SLOTS);
@@ -895,7 +967,12 @@ impl Bound {
 mod tests {
     use super::*;
     use retrace_testkit::{random_game, replay_score, retro_position};
-    use shakmaty::{Move, Position};
+    use shakmaty::{Chess, Move, Position};
+
+    /// The maps of `color` around `walls` alone, with no pawn column.
+    fn open_maps(color: Color, walls: Bitboard) -> Maps {
+        maps(color, walls, &Columns::default().blocks())
+    }
 
     fn needed(fen: &str) -> ByColor<u32> {
         moves_needed(&RetroPosition::from_fen(fen).expect("FEN"))
@@ -922,6 +999,7 @@ mod tests {
         let (mut with, mut without) = (Bound::new(true), Bound::new(false));
         let (mut raised, mut plain) = (0, Bound::new(true).without_capture_moves());
         let mut at_home = 0;
+        let (mut columned, mut open) = (0, Bound::new(true).without_columns());
         for seed in 0..4_000 {
             let game = random_game(seed, 80);
             castled += game
@@ -952,6 +1030,7 @@ mod tests {
                 walled += usize::from((walls & !pos.board().pawns()).any());
                 tightened += usize::from(bound != without.moves_needed(&retro));
                 raised += usize::from(bound != plain.moves_needed(&retro));
+                columned += usize::from(bound != open.moves_needed(&retro));
                 let (_, homes) = retrace_legal::permanent_squares_and_home_captures(&retro);
                 at_home += usize::from(homes.white.any() || homes.black.any());
                 checked += 1;
@@ -972,7 +1051,7 @@ mod tests {
         // So do the captures the pawns did not make.
         eprintln!(
             "{checked} positions: capture squares raised {tightened}, captures as moves \
-             {raised}; {at_home} with an original taken at home"
+             {raised}, pawn columns {columned}; {at_home} with an original taken at home"
         );
         assert!(at_home > 100, "only {at_home} originals taken at home");
         assert!(
@@ -980,6 +1059,77 @@ mod tests {
             "the captures as moves raised the bound only {raised} times"
         );
         assert!(checked > 100_000);
+        // (The pawn columns need a side that captured nothing: they are tested on quiet games.)
+        assert!(columned > 0, "the pawn columns never raised the bound");
+    }
+
+    /// Games with few captures and many rook and queen moves, where the pawn columns
+    /// ([`Columns`]) stand in the way: along each, the bound with them never exceeds the moves
+    /// played, and they raise it often.
+    #[test]
+    fn the_pawn_columns_hold_along_quiet_games() {
+        let weight = |pos: &Chess, m: Move| match m {
+            _ if m.is_capture() => 1,
+            Move::Normal {
+                role: Role::Rook | Role::Queen,
+                ..
+            } => 20,
+            Move::Normal {
+                role: Role::Pawn, ..
+            } => 10 + 10 * u32::from(pos.turn().relative_rank(m.to().rank()) > Rank::Fourth),
+            _ => 4,
+        };
+        let (mut with, mut open) = (Bound::new(true), Bound::new(true).without_columns());
+        let (mut checked, mut columned) = (0, 0);
+        for seed in 0..1_500 {
+            let game = retrace_testkit::random_game_with(seed, 70, weight);
+            holds_along(
+                &mut with,
+                &game,
+                0,
+                &format!("seed {seed}"),
+                |retro, bound| {
+                    columned += usize::from(bound != open.moves_needed(retro));
+                    checked += 1;
+                },
+            );
+        }
+        eprintln!("{checked} positions, the pawn columns raised the bound in {columned}");
+        assert!(
+            columned > 1_000,
+            "the columns raised the bound only {columned} times"
+        );
+    }
+
+    /// Asserts that along `game`, from ply `first` on, `bound` never exceeds the moves played and
+    /// [`Bound::within`] holds at them; `each` sees every position with its bound.
+    fn holds_along(
+        bound: &mut Bound,
+        game: &retrace_testkit::Game,
+        first: usize,
+        label: &str,
+        mut each: impl FnMut(&RetroPosition, ByColor<u32>),
+    ) {
+        for (ply, pos) in game.positions.iter().enumerate().skip(first) {
+            let ply = ply as u32;
+            let retro = retro_position(pos);
+            let needed = bound.moves_needed(&retro);
+            let played = ByColor {
+                white: ply.div_ceil(2),
+                black: ply / 2,
+            };
+            assert!(
+                needed.white <= played.white && needed.black <= played.black,
+                "{label} after {ply} plies: {} needs {needed:?}",
+                retro.fen()
+            );
+            assert!(
+                bound.within(&retro, played),
+                "{label} after {ply} plies: {} out of reach with the obstacles at home",
+                retro.fen()
+            );
+            each(&retro, needed);
+        }
     }
 
     /// The published proof games of the corpus are games rich in what bends the count (promoted
@@ -998,26 +1148,8 @@ mod tests {
             let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
             let answer = problem["answer"].as_str().expect("answer");
             let game = replay_score(answer);
-            for (ply, pos) in game.positions.iter().enumerate().skip(1) {
-                let ply = ply as u32;
-                let retro = retro_position(pos);
-                let bound = owned.moves_needed(&retro);
-                let played = ByColor {
-                    white: ply.div_ceil(2),
-                    black: ply / 2,
-                };
-                assert!(
-                    bound.white <= played.white && bound.black <= played.black,
-                    "{} after {ply} plies: {bound:?}",
-                    problem["id"]
-                );
-                assert!(
-                    owned.within(&retro, played),
-                    "{} after {ply} plies: out of reach with the obstacles at home",
-                    problem["id"]
-                );
-                positions += 1;
-            }
+            let id = problem["id"].to_string();
+            holds_along(&mut owned, &game, 1, &id, |_, _| positions += 1);
         }
         assert!(positions > 1_000, "only {positions} positions");
     }
@@ -1118,7 +1250,7 @@ mod tests {
 
     #[test]
     fn the_maps_of_a_role_are_those_of_its_starts() {
-        let maps = maps(Color::White, Bitboard::EMPTY);
+        let maps = open_maps(Color::White, Bitboard::EMPTY);
         for role in PIECES {
             let homes: Vec<Square> = STARTS
                 .iter()
@@ -1140,7 +1272,7 @@ mod tests {
         let bound = needed("rnbqkbnr/pppp1p1p/8/4p1p1/1PQP4/8/P1PNPPPP/2KR1BNR w - -");
         assert_eq!(bound.white, 6);
         // Castling saves the king one move at most, and only towards c1 or g1.
-        let king = &maps(Color::White, Bitboard::EMPTY)[7];
+        let king = &open_maps(Color::White, Bitboard::EMPTY)[7];
         for (sq, moves) in [
             (Square::C1, 1),
             (Square::G1, 1),
@@ -1185,6 +1317,29 @@ mod tests {
         assert!(may_castle(Color::White, CastlingSide::KingSide, walls));
     }
 
+    /// Black has all its units, so White captured nothing and its d-pawn stood on d2 or d3 all
+    /// game: the queen never slid from d1 to d5. With c2 and e2 at home it left by d2 and went
+    /// round: d1-d2-g5-d5, three moves (with d3, four), where the open file made it one.
+    #[test]
+    fn no_slide_across_a_pawn_column() {
+        let fen = "rnbqkbnr/pppppppp/8/3Q4/8/3P4/PPP1PPPP/RNB1KBNR b - -";
+        assert_eq!(needed(fen).white, 4);
+        let open = Bound::new(true)
+            .without_columns()
+            .moves_needed(&RetroPosition::from_fen(fen).expect("FEN"));
+        assert_eq!(open.white, 2);
+        // The colour swap: Black's four.
+        let swapped =
+            retrace_testkit::swapped_board("rnbqkbnr/pppppppp/8/3Q4/8/3P4/PPP1PPPP/RNB1KBNR");
+        assert_eq!(needed(&format!("{swapped} w - -")).black, 4);
+        // The near miss: with Black's g8 knight gone White captured, and its pawns are not taken
+        // for columns: the queen's move, the pawn's, the capture one of them.
+        assert_eq!(
+            needed("rnbqkb1r/pppppppp/8/3Q4/8/3P4/PPP1PPPP/RNB1KBNR b - -").white,
+            2
+        );
+    }
+
     #[test]
     fn a_king_never_stands_where_units_that_never_moved_attack() {
         // With Black's a- to d-pawns at home, a6 to e6 are attacked throughout: the white king
@@ -1192,25 +1347,25 @@ mod tests {
         // an open board takes seven.
         let squares = |list: &[Square]| list.iter().copied().collect::<Bitboard>();
         let walls = squares(&[Square::A7, Square::B7, Square::C7, Square::D7]);
-        let king = &maps(Color::White, walls)[7];
+        let king = &open_maps(Color::White, walls)[7];
         assert_eq!(king[Square::B8.to_usize()], 9);
         assert_eq!(
-            maps(Color::White, Bitboard::EMPTY)[7][Square::B8.to_usize()],
+            open_maps(Color::White, Bitboard::EMPTY)[7][Square::B8.to_usize()],
             7
         );
         // The near miss: with the d-pawn gone, e6 is open and d7 too: e1-e6-d7-c8-b8, eight.
         let walls = squares(&[Square::A7, Square::B7, Square::C7]);
-        assert_eq!(maps(Color::White, walls)[7][Square::B8.to_usize()], 8);
+        assert_eq!(open_maps(Color::White, walls)[7][Square::B8.to_usize()], 8);
         // A black king that never moved keeps the white king off the squares around e8.
         let walls = squares(&[Square::E8]);
-        let king = &maps(Color::White, walls)[7];
+        let king = &open_maps(Color::White, walls)[7];
         assert_eq!(king[Square::E7.to_usize()], FAR);
         assert_eq!(king[Square::E6.to_usize()], 5);
         // The colour swap: White's pawns at home keep the black king off the third rank.
         let walls = squares(&[Square::A2, Square::B2, Square::C2, Square::D2]);
-        assert_eq!(maps(Color::Black, walls)[7][Square::B1.to_usize()], 9);
+        assert_eq!(open_maps(Color::Black, walls)[7][Square::B1.to_usize()], 9);
         let walls = squares(&[Square::A2, Square::B2, Square::C2]);
-        assert_eq!(maps(Color::Black, walls)[7][Square::B1.to_usize()], 8);
+        assert_eq!(open_maps(Color::Black, walls)[7][Square::B1.to_usize()], 8);
     }
 
     #[test]

@@ -23,6 +23,7 @@
 mod bound;
 mod budget;
 mod capture_moves;
+mod columns;
 mod engine;
 mod facts;
 mod forward;
