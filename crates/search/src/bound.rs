@@ -502,7 +502,7 @@ fn home_capture_moves(maps: &Maps, homes: Bitboard) -> u32 {
 }
 
 /// Slots of the cache of pawn moves, per side (a power of two).
-const PAWN_SLOTS: usize = 1 << 10;
+const PAWN_SLOTS: usize = 1 << 12;
 
 /// The fewest moves a possibly missing unit of `victim` made to stand on each square (and be
 /// captured there), `FAR` where none can: an original piece from its start square along the

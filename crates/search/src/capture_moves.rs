@@ -40,7 +40,11 @@ const NONE: u8 = u8::MAX;
 /// the fewest moves of one side's pawns on the board when together they made exactly `k` captures
 /// ([`NONE`] where they cannot).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PawnCaptures([u8; MAX_CAPTURES + 1]);
+pub(crate) struct PawnCaptures {
+    exact: [u8; MAX_CAPTURES + 1],
+    /// The least entry of `exact`, asked at every node.
+    fewest: u8,
+}
 
 impl PawnCaptures {
     /// The table of `color`'s pawns on `pawns` (see the [module](self) documentation); every entry
@@ -50,7 +54,7 @@ impl PawnCaptures {
         let list: Vec<_> = pawns.into_iter().collect();
         let mut out = [NONE; MAX_CAPTURES + 1];
         if list.len() > 8 {
-            return PawnCaptures(out);
+            return PawnCaptures::from(out);
         }
         // dp[mask][k]: the fewest moves of the first popcount(mask) pawns on the start files of
         // `mask` with exactly k captures (k capped at MAX_CAPTURES).
@@ -61,6 +65,10 @@ impl PawnCaptures {
             let Some(&sq) = list.get(i) else {
                 continue;
             };
+            // Most masks no assignment of the first pawns reaches.
+            if dp[mask].iter().all(|&moves| moves == NONE) {
+                continue;
+            }
             let w = pawn::advance(color, sq);
             for start in 0..8i32 {
                 let bit = 1usize << start;
@@ -90,14 +98,19 @@ impl PawnCaptures {
                 *best = (*best).min(moves);
             }
         }
-        PawnCaptures(out)
+        PawnCaptures::from(out)
+    }
+
+    /// The table of the exact counts `exact`.
+    fn from(exact: [u8; MAX_CAPTURES + 1]) -> PawnCaptures {
+        let fewest = exact.iter().copied().min().unwrap_or(NONE);
+        PawnCaptures { exact, fewest }
     }
 
     /// The fewest moves of the pawns (with no capture required): the pawn term of the bound.
     #[must_use]
     pub(crate) fn fewest(&self) -> Option<u32> {
-        let fewest = self.0.iter().copied().min().unwrap_or(NONE);
-        (fewest != NONE).then_some(u32::from(fewest))
+        (self.fewest != NONE).then_some(u32::from(self.fewest))
     }
 
     /// The least of `pawn moves + max(rest, captures - k)` over the pawns' capture counts
@@ -109,7 +122,7 @@ impl PawnCaptures {
         let last = usize::try_from(captures)
             .unwrap_or(MAX_CAPTURES)
             .min(MAX_CAPTURES);
-        self.0[..=last]
+        self.exact[..=last]
             .iter()
             .enumerate()
             .filter(|&(_, &moves)| moves != NONE)
@@ -139,7 +152,7 @@ mod tests {
         // e2-e4: one move, no capture; e2xd3xe4: two moves, two captures.
         let table = PawnCaptures::new(Color::White, Bitboard::from_square(Square::E4));
         assert_eq!(table.fewest(), Some(1));
-        assert_eq!(table.0[..4], [1, 2, 2, NONE]);
+        assert_eq!(table.exact[..4], [1, 2, 2, NONE]);
         // Three units captured, the pieces' paths cost two: the pawn's move and the three
         // captures (the rest), or two pawn moves and one capture by the rest: four either way.
         assert_eq!(table.moves_with(2, 3), Some(4));
@@ -149,7 +162,7 @@ mod tests {
         for rest in 0..6u32 {
             for captures in 0..17u32 {
                 let every = table
-                    .0
+                    .exact
                     .iter()
                     .enumerate()
                     .filter(|&(k, &m)| m != NONE && k as u32 <= captures)
@@ -174,7 +187,7 @@ mod tests {
             (Color::White, [Square::F2, Square::G6, Square::H2]),
         ] {
             let table = PawnCaptures::new(color, squares.into_iter().collect());
-            assert_eq!(table.0[..5], [3, NONE, 3, 4, 4], "{color:?}");
+            assert_eq!(table.exact[..5], [3, NONE, 3, 4, 4], "{color:?}");
             assert_eq!(table.moves_with(0, 1), Some(4), "{color:?}");
             assert_eq!(table.moves_with(0, 2), Some(3), "{color:?}");
         }
