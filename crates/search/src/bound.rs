@@ -607,7 +607,7 @@ impl Needed {
 
 /// The fewest moves a unit of `role` needs from `from` to `to` on an empty board, a lower bound
 /// on its moves between them around any walls.
-fn fewest_moves(role: Role, from: Square, to: Square) -> u32 {
+pub(crate) fn fewest_moves(role: Role, from: Square, to: Square) -> u32 {
     if from == to {
         return 0;
     }
@@ -698,6 +698,8 @@ pub(crate) struct Bound {
     capture_moves: bool,
     /// Whether the paths go around the pawn columns ([`Columns`]).
     columns: bool,
+    /// Whether [`Bound::within`] weighs the capture detours ([`crate::detours`]).
+    detours: bool,
     maps: Vec<Slot>,
     /// The moves of the pawns of each side by their captures, White's slots first.
     pawns: Vec<Option<(Bitboard, PawnCaptures)>>,
@@ -713,6 +715,7 @@ impl Bound {
             capture_squares,
             capture_moves: true,
             columns: true,
+            detours: true,
             maps: Vec::new(),
             pawns: Vec::new(),
             captures: Vec::new(),
@@ -724,6 +727,13 @@ impl Bound {
     #[cfg(test)]
     pub(crate) fn without_capture_moves(mut self) -> Bound {
         self.capture_moves = false;
+        self
+    }
+
+    /// The bound without the capture detours ([`crate::detours`]), to measure them.
+    #[cfg(test)]
+    pub(crate) fn without_detours(mut self) -> Bound {
+        self.detours = false;
         self
     }
 
@@ -780,6 +790,12 @@ impl Bound {
         {
             return false;
         }
+        if !Color::ALL
+            .into_iter()
+            .all(|color| self.detour_fits(board, obstacles, &needed, budget, color))
+        {
+            return false;
+        }
         Color::ALL.into_iter().all(|color| {
             let (ours, budget_left) = (*needed.get(color), *budget.get(color));
             if ours.total(2) <= budget_left {
@@ -821,6 +837,54 @@ impl Bound {
                 self.put_back(walled, 1, maps);
                 fits
             })
+        })
+    }
+
+    /// Whether `capturer`'s pieces can have made the captures of the other side's pawns confined
+    /// to their files within its budget ([`crate::detours`]), when all its captures were made by
+    /// its pieces, all originals: its sixteen units on the board, eight pawns, and its pawns took
+    /// nothing. (Its paths are the pieces' part of `needed`; the trip is added to them, so the
+    /// captures counted as moves may be moves of the trip.)
+    fn detour_fits(
+        &mut self,
+        board: &Board,
+        obstacles: Obstacles,
+        needed: &ByColor<Needed>,
+        budget: ByColor<u32>,
+        capturer: Color,
+    ) -> bool {
+        let ours = board.by_color(capturer);
+        let victims = board.by_color(capturer.other()).count();
+        let ours_needed = *needed.get(capturer);
+        if !self.detours
+            || !self.capture_moves
+            || ours.count() != 16
+            || (ours & board.pawns()).count() != 8
+            || victims == 16
+            || !ours_needed.table.took_none(16 - victims as u32)
+        {
+            return true;
+        }
+        let spare = budget
+            .get(capturer.other())
+            .saturating_sub(needed.get(capturer.other()).total(0));
+        let maps = self.maps_for(obstacles, 0);
+        let list = STARTS
+            .iter()
+            .zip(maps.get(capturer).iter())
+            .map(|(&(role, _), map)| (role, map));
+        let mut starts = [(Role::King, &maps.get(capturer)[0]); STARTS.len()];
+        for (slot, entry) in starts.iter_mut().zip(list) {
+            *slot = entry;
+        }
+        let detour =
+            crate::detours::capture_detour(capturer, board, obstacles.walls, &starts, spare);
+        self.put_back(obstacles, 0, maps);
+        detour.is_some_and(|detour| {
+            ours_needed
+                .with_pieces(ours_needed.pieces.saturating_add(detour))
+                .total(0)
+                <= *budget.get(capturer)
         })
     }
 
@@ -1080,9 +1144,11 @@ mod tests {
             _ => 4,
         };
         let (mut with, mut open) = (Bound::new(true), Bound::new(true).without_columns());
-        let (mut checked, mut columned) = (0, 0);
+        let mut direct = Bound::new(true).without_detours();
+        let (mut checked, mut columned, mut detoured) = (0, 0, 0);
         for seed in 0..1_500 {
             let game = retrace_testkit::random_game_with(seed, 70, weight);
+            let mut seen = Vec::new();
             holds_along(
                 &mut with,
                 &game,
@@ -1090,11 +1156,25 @@ mod tests {
                 &format!("seed {seed}"),
                 |retro, bound| {
                     columned += usize::from(bound != open.moves_needed(retro));
+                    seen.push((retro.clone(), bound));
                     checked += 1;
                 },
             );
+            // The capture detours: where they, and they alone, put a position out of reach at
+            // its own bound.
+            for (retro, bound) in seen {
+                detoured +=
+                    usize::from(direct.within(&retro, bound) && !with.within(&retro, bound));
+            }
         }
-        eprintln!("{checked} positions, the pawn columns raised the bound in {columned}");
+        eprintln!(
+            "{checked} positions, the pawn columns raised the bound in {columned}, the capture \
+             detours cut {detoured}"
+        );
+        assert!(
+            detoured > 100,
+            "the capture detours cut only {detoured} times"
+        );
         assert!(
             columned > 1_000,
             "the columns raised the bound only {columned} times"
@@ -1190,6 +1270,36 @@ mod tests {
             needed("rnbqkbnr/pppppp1p/8/8/8/6p1/PPPPPP2/RNBQKBNR w KQkq -").black,
             3
         );
+    }
+
+    /// After 1.h4 g6 2.h5 Bg7 3.h6 Bxh6 4.Nf3 Bf8 5.Ng1 Black has all its units and its g6 pawn
+    /// took nothing, so a piece took White's h-pawn, which never passed h7 (at home): on h2 to
+    /// h6, off every black piece's path. The f8 bishop's trip f8-g7xh6-g7-f8... is two moves at
+    /// least (f8xh6 and back), with the pawn's move three, where the capture counted as a move
+    /// made two. With no white move to spare the pawn never left h2, three bishop moves away
+    /// (f8-g7-e5xh2) and two back: six.
+    #[test]
+    fn a_pawn_confined_to_its_file_cost_its_capturer_a_detour() {
+        let board = "rnbqkbnr/pppppp1p/6p1/8/8/8/PPPPPPP1/RNBQKBNR";
+        let budget = |white, black| ByColor { white, black };
+        let pos = RetroPosition::from_fen(&format!("{board} b - -")).expect("FEN");
+        let mut bound = Bound::new(true);
+        assert_eq!(bound.moves_needed(&pos).black, 2);
+        assert!(!bound.within(&pos, budget(5, 2)));
+        assert!(bound.within(&pos, budget(5, 3)));
+        assert!(!bound.within(&pos, budget(0, 5)));
+        assert!(bound.within(&pos, budget(0, 6)));
+        // The colour swap.
+        let swapped = retrace_testkit::swapped_board(board);
+        let pos = RetroPosition::from_fen(&format!("{swapped} w - -")).expect("FEN");
+        assert!(!bound.within(&pos, budget(2, 5)));
+        assert!(bound.within(&pos, budget(3, 5)));
+        assert!(!bound.within(&pos, budget(5, 0)));
+        // The near miss: with Black's h-pawn gone from h7 White's may have promoted and been
+        // taken anywhere: the pawn's move and the capture.
+        let near = RetroPosition::from_fen("rnbqkbnr/ppppppp1/7p/8/8/8/PPPPPPP1/RNBQKBNR b - -")
+            .expect("FEN");
+        assert!(bound.within(&near, budget(5, 2)));
     }
 
     /// `color`'s bound in `fen`, with and without the captures counted as moves.

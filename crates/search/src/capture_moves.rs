@@ -113,6 +113,16 @@ impl PawnCaptures {
         (self.fewest != NONE).then_some(u32::from(self.fewest))
     }
 
+    /// Whether in every assignment with at most `captures` captures the pawns made none: then
+    /// the side's captures were all made by its other units.
+    #[must_use]
+    pub(crate) fn took_none(&self, captures: u32) -> bool {
+        let last = usize::try_from(captures)
+            .unwrap_or(MAX_CAPTURES)
+            .min(MAX_CAPTURES);
+        self.exact[1..=last].iter().all(|&moves| moves == NONE)
+    }
+
     /// The least of `pawn moves + max(rest, captures - k)` over the pawns' capture counts
     /// `k <= captures` (see the [module](self) documentation): a lower bound on the side's moves
     /// when its other units made at least `rest` moves and it made `captures` captures. `None` if
