@@ -226,18 +226,6 @@ struct Obstacles {
 }
 
 impl Obstacles {
-    /// The obstacles of `pos` (with its pawn columns or without), with the home squares where
-    /// originals were taken.
-    fn of(pos: &RetroPosition, columns: bool) -> (Obstacles, ByColor<Bitboard>) {
-        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
-        let columns = if columns {
-            Columns::of(pos.board())
-        } else {
-            Columns::default()
-        };
-        (Obstacles { walls, columns }, homes)
-    }
-
     /// The same with `sq` one more permanent square.
     fn with(self, sq: Square) -> Obstacles {
         Obstacles {
@@ -678,6 +666,13 @@ fn pieces_moves(maps: &Maps, color: Color, board: &Board) -> u32 {
         .fold(0u32, u32::saturating_add)
 }
 
+/// Slots of the cache of the pawns that made no capture (a power of two).
+const STRAIGHT_SLOTS: usize = 1 << 11;
+
+/// A slot of the cache of the pawns that made no capture: the side, its pawns and the units the
+/// other side misses, and those pawns.
+type StraightSlot = ((Color, Bitboard, u32), Bitboard);
+
 /// Slots of the cache of capture-square terms (a power of two).
 const CAPTURE_SLOTS: usize = 1 << 10;
 
@@ -706,6 +701,9 @@ pub(crate) struct Bound {
     captures: Vec<Option<CaptureSlot>>,
     /// The captures landed where only pieces stood ([`forced_promotions`]), per side.
     landings: Vec<Option<LandingSlot>>,
+    /// The pawns that made no capture, by side, pawns and captures made
+    /// ([`crate::capture_moves::straight`]).
+    straight: Vec<Option<StraightSlot>>,
 }
 
 impl Bound {
@@ -720,6 +718,7 @@ impl Bound {
             pawns: Vec::new(),
             captures: Vec::new(),
             landings: Vec::new(),
+            straight: Vec::new(),
         }
     }
 
@@ -750,7 +749,7 @@ impl Bound {
     #[cfg(test)]
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
-        let (obstacles, homes) = Obstacles::of(pos, self.columns);
+        let (obstacles, homes) = self.obstacles(pos);
         ByColor::new_with(|color| {
             self.needed(pos, obstacles, *homes.get(color.other()), color)
                 .total(0)
@@ -778,7 +777,7 @@ impl Bound {
     /// So the side needs at least the least of the three, whichever case the game took.
     #[must_use]
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
-        let (obstacles, homes) = Obstacles::of(pos, self.columns);
+        let (obstacles, homes) = self.obstacles(pos);
         let walls = obstacles.walls;
         let board = pos.board();
         let needed = ByColor::new_with(|color| {
@@ -838,6 +837,40 @@ impl Bound {
                 fits
             })
         })
+    }
+
+    /// The obstacles of `pos`, with the home squares where originals were taken: its permanent
+    /// squares and, unless the columns are off, the columns of its pawns that made no capture
+    /// (from the cache of [`crate::capture_moves::straight`]).
+    fn obstacles(&mut self, pos: &RetroPosition) -> (Obstacles, ByColor<Bitboard>) {
+        let (walls, homes) = retrace_legal::permanent_squares_and_home_captures(pos);
+        let board = pos.board();
+        let columns = if self.columns {
+            let cache = slots(&mut self.straight, STRAIGHT_SLOTS);
+            Columns::new(ByColor::new_with(|color| {
+                let pawns = board.by_color(color) & board.pawns();
+                let captures = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
+                if captures == 0 {
+                    return pawns;
+                }
+                let key = (color, pawns, captures);
+                let slot = slot_of(
+                    u64::from(pawns) ^ u64::from(captures) << 1 ^ u64::from(color.is_white()),
+                    STRAIGHT_SLOTS,
+                );
+                match cache[slot] {
+                    Some((k, straight)) if k == key => straight,
+                    _ => {
+                        let straight = crate::capture_moves::straight(color, pawns, captures);
+                        cache[slot] = Some((key, straight));
+                        straight
+                    }
+                }
+            }))
+        } else {
+            Columns::default()
+        };
+        (Obstacles { walls, columns }, homes)
     }
 
     /// Whether `capturer`'s pieces can have made the captures of the other side's pawns confined
@@ -1442,10 +1475,16 @@ mod tests {
         let swapped =
             retrace_testkit::swapped_board("rnbqkbnr/pppppppp/8/3Q4/8/3P4/PPP1PPPP/RNB1KBNR");
         assert_eq!(needed(&format!("{swapped} w - -")).black, 4);
-        // The near miss: with Black's g8 knight gone White captured, and its pawns are not taken
-        // for columns: the queen's move, the pawn's, the capture one of them.
+        // With Black's g8 knight gone White captured once, but the d3 pawn, between c2 and e2
+        // at home, came from d2 and took nothing: the same four.
         assert_eq!(
             needed("rnbqkb1r/pppppppp/8/3Q4/8/3P4/PPP1PPPP/RNB1KBNR b - -").white,
+            4
+        );
+        // The near miss: with c2 gone too the d3 pawn may have come c2xd3 and the queen slid
+        // over an empty d2: the queen's move, the pawn's, the capture one of them.
+        assert_eq!(
+            needed("rnbqkb1r/pppppppp/8/3Q4/8/3P4/PP2PPPP/RNB1KBNR b - -").white,
             2
         );
     }

@@ -28,7 +28,7 @@
 //! two, and with one enemy unit missing the two are not to be had (see the tests).
 
 use retrace_legal::pawn;
-use shakmaty::{Bitboard, Color};
+use shakmaty::{Bitboard, Color, Square};
 
 /// The most captures counted (a side captures at most fifteen units).
 const MAX_CAPTURES: usize = 16;
@@ -52,53 +52,7 @@ impl PawnCaptures {
     #[must_use]
     pub(crate) fn new(color: Color, pawns: Bitboard) -> PawnCaptures {
         let list: Vec<_> = pawns.into_iter().collect();
-        let mut out = [NONE; MAX_CAPTURES + 1];
-        if list.len() > 8 {
-            return PawnCaptures::from(out);
-        }
-        // dp[mask][k]: the fewest moves of the first popcount(mask) pawns on the start files of
-        // `mask` with exactly k captures (k capped at MAX_CAPTURES).
-        let mut dp = vec![[NONE; MAX_CAPTURES + 1]; 256];
-        dp[0][0] = 0;
-        for mask in 0..256usize {
-            let i = mask.count_ones() as usize;
-            let Some(&sq) = list.get(i) else {
-                continue;
-            };
-            // Most masks no assignment of the first pawns reaches.
-            if dp[mask].iter().all(|&moves| moves == NONE) {
-                continue;
-            }
-            let w = pawn::advance(color, sq);
-            for start in 0..8i32 {
-                let bit = 1usize << start;
-                let d = (sq.file() as i32 - start).abs();
-                if mask & bit != 0 || d > w {
-                    continue;
-                }
-                for (moves, captures) in options(w, d) {
-                    let moves = moves as u8;
-                    for k in 0..=MAX_CAPTURES {
-                        let so_far = dp[mask][k];
-                        if so_far == NONE {
-                            continue;
-                        }
-                        let to = (k + captures).min(MAX_CAPTURES);
-                        let next = &mut dp[mask | bit][to];
-                        *next = (*next).min(so_far.saturating_add(moves).min(NONE - 1));
-                    }
-                }
-            }
-        }
-        for (mask, row) in dp.iter().enumerate() {
-            if mask.count_ones() as usize != list.len() {
-                continue;
-            }
-            for (best, &moves) in out.iter_mut().zip(row) {
-                *best = (*best).min(moves);
-            }
-        }
-        PawnCaptures::from(out)
+        PawnCaptures::from(exact_table(color, &list, None))
     }
 
     /// The table of the exact counts `exact`.
@@ -141,6 +95,103 @@ impl PawnCaptures {
             })
             .min()
     }
+}
+
+/// For each number of captures `k`, the fewest moves of `color`'s pawns on `list` with exactly
+/// `k` captures, over their assignments to distinct start files (see [`PawnCaptures`]); with
+/// `forced`, only those where the pawn numbered `forced` made a capture at least.
+fn exact_table(color: Color, list: &[Square], forced: Option<usize>) -> [u8; MAX_CAPTURES + 1] {
+    let mut out = [NONE; MAX_CAPTURES + 1];
+    if list.len() > 8 {
+        return out;
+    }
+    // dp[mask][k]: the fewest moves of the first popcount(mask) pawns on the start files of
+    // `mask` with exactly k captures (k capped at MAX_CAPTURES).
+    let mut dp = vec![[NONE; MAX_CAPTURES + 1]; 256];
+    dp[0][0] = 0;
+    for mask in 0..256usize {
+        let i = mask.count_ones() as usize;
+        let Some(&sq) = list.get(i) else {
+            continue;
+        };
+        // Most masks no assignment of the first pawns reaches.
+        if dp[mask].iter().all(|&moves| moves == NONE) {
+            continue;
+        }
+        let w = pawn::advance(color, sq);
+        for start in 0..8i32 {
+            let bit = 1usize << start;
+            let d = (sq.file() as i32 - start).abs();
+            if mask & bit != 0 || d > w {
+                continue;
+            }
+            for (moves, captures) in options(w, d) {
+                if forced == Some(i) && captures == 0 {
+                    continue;
+                }
+                let moves = moves as u8;
+                for k in 0..=MAX_CAPTURES {
+                    let so_far = dp[mask][k];
+                    if so_far == NONE {
+                        continue;
+                    }
+                    let to = (k + captures).min(MAX_CAPTURES);
+                    let next = &mut dp[mask | bit][to];
+                    *next = (*next).min(so_far.saturating_add(moves).min(NONE - 1));
+                }
+            }
+        }
+    }
+    for (mask, row) in dp.iter().enumerate() {
+        if mask.count_ones() as usize != list.len() {
+            continue;
+        }
+        for (best, &moves) in out.iter_mut().zip(row) {
+            *best = (*best).min(moves);
+        }
+    }
+    out
+}
+
+/// The pawns of `color` on `pawns` that made no capture in any assignment to distinct start
+/// files with at most `captures` captures in all (the units the other side misses): each went
+/// straight up its file from its start square. With none missing, all of them.
+#[must_use]
+pub(crate) fn straight(color: Color, pawns: Bitboard, captures: u32) -> Bitboard {
+    if captures == 0 {
+        return pawns;
+    }
+    let list: Vec<_> = pawns.into_iter().collect();
+    let last = usize::try_from(captures)
+        .unwrap_or(MAX_CAPTURES)
+        .min(MAX_CAPTURES);
+    let most = i32::try_from(captures).unwrap_or(i32::MAX);
+    // The start files held by pawns that never moved.
+    let held = list
+        .iter()
+        .filter(|&&sq| pawn::advance(color, sq) == 0)
+        .fold(0u8, |held, sq| held | 1 << sq.file() as u8);
+    list.iter()
+        .enumerate()
+        .filter(|&(i, &sq)| {
+            // A capture by this pawn: two at least on its own file, or from a start file within
+            // its advance and the units missing that no pawn at home holds. Without one it made
+            // none; with one, the assignments tell.
+            let w = pawn::advance(color, sq);
+            let file = sq.file() as i32;
+            let capture = w >= 2 && most >= 2
+                || (1..=w.min(most)).any(|d| {
+                    [file - d, file + d]
+                        .into_iter()
+                        .any(|g| (0..8).contains(&g) && held & 1 << g == 0)
+                });
+            !capture
+                || exact_table(color, &list, Some(i))[1..=last]
+                    .iter()
+                    .all(|&moves| moves == NONE)
+        })
+        .map(|(_, &sq)| sq)
+        .collect()
 }
 
 /// The (moves, captures) a pawn that advanced `w` ranks and ends `d` files from its start file

@@ -3,8 +3,10 @@
 //!
 //! # The argument
 //!
-//! A side whose opponent has all sixteen units on the board captured nothing, so each of its
-//! pawns on the board went straight up its file: from its start square to where it stands, it
+//! A pawn on the board that made no capture (its side captured nothing, its opponent having all
+//! sixteen units on the board, or no assignment of its side's pawns to start files within the
+//! units the opponent misses gives it one: [`crate::capture_moves::straight`]) went straight up
+//! its file: from its start square to where it stands, it
 //! stood on one square of that stretch (its column) at every moment of the game, and it was
 //! never captured (it is on the board). A move that passes over or lands on every square of the
 //! column that its mover does not stand on would pass over or take that pawn, which no move
@@ -14,23 +16,18 @@
 //! square.) The shortest paths around the permanent squares that leave out those slides are
 //! still at most the moves of any game.
 
-use shakmaty::{Bitboard, Board, ByColor, Color, Rank, Square};
+use shakmaty::{Bitboard, ByColor, Color, Rank, Square};
 
 /// The pawns on the board of each side that captured nothing, whose columns block the slides.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Columns(ByColor<Bitboard>);
 
 impl Columns {
-    /// The columns of `board`: the pawns of each side whose opponent has all sixteen units.
+    /// The columns of the pawns on `straight` of each side, each of which made no capture
+    /// ([`crate::capture_moves::straight`]).
     #[must_use]
-    pub(crate) fn of(board: &Board) -> Columns {
-        Columns(ByColor::new_with(|color| {
-            if board.by_color(color.other()).count() == 16 {
-                board.by_color(color) & board.pawns()
-            } else {
-                Bitboard::EMPTY
-            }
-        }))
+    pub(crate) fn new(straight: ByColor<Bitboard>) -> Columns {
+        Columns(straight)
     }
 
     /// A 64-bit digest for a cache key (with the exact value kept beside it).
@@ -70,17 +67,22 @@ impl Columns {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{attacks, Role};
+    use shakmaty::{attacks, Board, Role};
 
-    fn board(fen: &str) -> Board {
-        fen.parse().expect("board")
+    /// The columns of the board `fen`, of the pawns that made no capture.
+    fn columns_of(fen: &str) -> Columns {
+        let board: Board = fen.parse().expect("board");
+        Columns::new(ByColor::new_with(|color| {
+            let missing = 16 - board.by_color(color.other()).count() as u32;
+            crate::capture_moves::straight(color, board.by_color(color) & board.pawns(), missing)
+        }))
     }
 
     #[test]
     fn a_slide_across_a_column_is_blocked_from_either_end() {
         // 1.f3: Black has all its units, so White captured nothing; the f-pawn stood on f2 or f3.
-        let columns = Columns::of(&board("rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR"));
-        let blocks = columns.blocks();
+        let first = columns_of("rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR");
+        let blocks = first.blocks();
         assert_eq!(
             blocks[Square::F1.to_usize()],
             Bitboard::from_square(Square::F3)
@@ -101,14 +103,22 @@ mod tests {
         assert!(reach.contains(Square::F2) && !reach.contains(Square::F3));
         assert!(!reach.contains(Square::F8));
         // The colour swap: Black's f-pawn on f6.
-        let swapped = Columns::of(&board("rnbqkbnr/ppppp1pp/5p2/8/8/8/PPPPPPPP/RNBQKBNR"));
+        let swapped = columns_of("rnbqkbnr/ppppp1pp/5p2/8/8/8/PPPPPPPP/RNBQKBNR");
         assert_eq!(
             swapped.blocks()[Square::F8.to_usize()],
             Bitboard::from_square(Square::F6)
         );
-        // The near miss: with a black unit gone White may have captured, and its pawns are not
-        // taken for columns.
-        let near = Columns::of(&board("rnbqkbn1/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR"));
+        // With a black unit gone White captured once, but not with the f3 pawn: its neighbours
+        // are at home, so it came from f2 and took nothing.
+        let once = columns_of("rnbqkbn1/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR");
+        assert_eq!(once, first);
+        let swapped_once = columns_of("rnbqkbnr/ppppp1pp/5p2/8/8/8/PPPPPPPP/RNBQKBN1");
+        assert_eq!(
+            swapped_once.blocks()[Square::F8.to_usize()],
+            Bitboard::from_square(Square::F6)
+        );
+        // The near miss: with g2 gone too the f3 pawn may have come from g2 with the capture.
+        let near = columns_of("rnbqkbn1/pppppppp/8/8/8/5P2/PPPPP2P/RNBQKBNR");
         assert!(near.blocks().iter().all(|b| b.is_empty()));
     }
 }
