@@ -159,7 +159,7 @@ fn kind_detour(
                 if to_s == FAR {
                     continue;
                 }
-                let trip = u32::from(to_s) + crate::bound::fewest_moves(role, s, q);
+                let trip = u32::from(to_s).saturating_add(crate::bound::fewest_moves(role, s, q));
                 least = least.min(above + trip.saturating_sub(u32::from(map[q.to_usize()])));
             }
         }
