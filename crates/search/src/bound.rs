@@ -777,9 +777,17 @@ impl Bound {
     /// So the side needs at least the least of the three, whichever case the game took.
     #[must_use]
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
+        // A side never has more than sixteen units, nor more than eight pawns: the search meets
+        // such boards (a capture retracted from a side with all its units) before the pruner.
+        let board = pos.board();
+        if Color::ALL.into_iter().any(|color| {
+            let ours = board.by_color(color);
+            ours.count() > 16 || (ours & board.pawns()).count() > 8
+        }) {
+            return false;
+        }
         let (obstacles, homes) = self.obstacles(pos);
         let walls = obstacles.walls;
-        let board = pos.board();
         let needed = ByColor::new_with(|color| {
             self.needed(pos, obstacles, *homes.get(color.other()), color)
         });
@@ -1487,6 +1495,37 @@ mod tests {
             needed("rnbqkb1r/pppppppp/8/3Q4/8/3P4/PP2PPPP/RNB1KBNR b - -").white,
             2
         );
+    }
+
+    /// Seventeen white units (a capture retracted from a side with all its units, as the search
+    /// meets before the pruner) or nine pawns: no game. The colour swap alike; the near miss,
+    /// sixteen units, is in reach.
+    #[test]
+    fn no_side_has_more_than_sixteen_units_or_eight_pawns() {
+        let mut bound = Bound::new(true);
+        let plenty = ByColor {
+            white: 40,
+            black: 40,
+        };
+        let within = |bound: &mut Bound, fen: &str| {
+            bound.within(&RetroPosition::from_fen(fen).expect("FEN"), plenty)
+        };
+        assert!(!within(
+            &mut bound,
+            "rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR b - -"
+        ));
+        assert!(!within(
+            &mut bound,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPPPPP/RNBQKB1R b - -"
+        ));
+        assert!(!within(
+            &mut bound,
+            "rnbqkbnr/pppppppp/8/4n3/8/8/PPPPPPPP/RNBQKBNR w - -"
+        ));
+        assert!(within(
+            &mut bound,
+            "rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKB1R b - -"
+        ));
     }
 
     #[test]
