@@ -4,11 +4,12 @@
 //! problem, by length in buckets of 8 plies, for one build or several side by side.
 //!
 //! `cargo run --release -p retrace-search --example proofgame_bench -- [--cap SECONDS]
-//! [--max-plies N] [--nodes N] [--build SPEC]... [--baseline RETRACE]`
+//! [--min-plies N] [--max-plies N] [--nodes N] [--build SPEC]... [--baseline RETRACE]`
 //!
 //! - `--cap`: the CPU seconds each problem may take (1 by default): a process still searching then
 //!   is interrupted, and what it found so far counts.
-//! - `--max-plies`: leaves out longer problems; `--nodes` adds a node budget per problem.
+//! - `--min-plies` and `--max-plies`: leave out shorter and longer problems; `--nodes` adds a
+//!   node budget per problem.
 //! - `--build SPEC` (repeatable; `self` by default): what searches. `self` is this example's own
 //!   search (a fresh process of this binary per problem); `self-no-capture-squares` the same
 //!   without the distance bound's capture-square term; anything else is the path of a `retrace`
@@ -247,6 +248,9 @@ fn main() {
     let max_plies: u32 = value("--max-plies")
         .and_then(|a| a.parse().ok())
         .unwrap_or(u32::MAX);
+    let min_plies: u32 = value("--min-plies")
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(0);
     let mut builds: Vec<String> = args
         .iter()
         .enumerate()
@@ -270,7 +274,7 @@ fn main() {
     let start = Instant::now();
     println!("cap {cap} CPU s a problem; builds: {}", builds.join(", "));
     for (index, problem) in problems.iter().enumerate() {
-        if problem.plies > max_plies {
+        if problem.plies > max_plies || problem.plies < min_plies {
             continue;
         }
         let bucket = problem.plies.max(1).div_ceil(BUCKET) as usize;

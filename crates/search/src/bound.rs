@@ -6,7 +6,9 @@
 //! distinct files, each change of file a capture ([`retrace_legal::pawn_moves_needed`]). The paths avoid the
 //! permanent squares ([`retrace_legal::permanent_squares`]): a pawn on its start square, or an
 //! original walled in by them, stood there throughout the game, so no unit ever passed, entered or
-//! captured there. A unit that no start square of its kind reaches (or more units of a kind than
+//! captured there. Nor did a rook or queen ever slide along a file across the stretch a pawn of
+//! a side that captured nothing stood on all game ([`crate::columns`]). A unit that no start
+//! square of its kind reaches (or more units of a kind than
 //! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn,
 //! and then, as a piece, at least the moves of the shortest path of its kind from a promotion
 //! square to its square (the promotion squares are those no unit stood on throughout the game).
@@ -20,7 +22,8 @@
 //!
 //! Castling is the one move that moves two units: it is counted once, as a king move (the king
 //! may start from c1 or g1 at the cost of one move), and a rook on d1 or f1 counts as home. Both
-//! relax the bound, so it stays a lower bound for any game, castled or not.
+//! relax the bound, so it stays a lower bound for any game, castled or not. Neither is granted
+//! on a side where a square from the king's start to the rook's is permanent ([`may_castle`]).
 
 use retrace_legal::pawn;
 use retrace_unmove::RetroPosition;
@@ -29,6 +32,7 @@ use shakmaty::{
 };
 
 use crate::capture_moves::PawnCaptures;
+use crate::columns::Columns;
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
 /// and four single steps or captures), the promotion being the fifth.
@@ -69,8 +73,14 @@ const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Que
 type Maps = [[u8; 64]; STARTS.len() + PROMOTIONS.len()];
 
 /// The fewest moves of a unit of `role` from `sources` (each with the moves already spent) to
-/// every square, never standing on or passing through `walls`.
-fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard) -> [u8; 64] {
+/// every square, never standing on or passing through `walls`, nor sliding from a square `sq`
+/// to or past a square of `blocks[sq]` ([`Columns::blocks`]).
+fn shortest_paths(
+    role: Role,
+    sources: &[(Square, u8)],
+    walls: Bitboard,
+    blocks: &[Bitboard; 64],
+) -> [u8; 64] {
     let mut dist = [FAR; 64];
     let mut seen = Bitboard::EMPTY;
     let mut frontier = Bitboard::EMPTY;
@@ -93,7 +103,10 @@ fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard) -> [u8;
             next |= match role {
                 Role::Knight => attacks::knight_attacks(sq),
                 Role::King => attacks::king_attacks(sq),
-                _ => attacks::attacks(sq, role.of(Color::White), walls),
+                _ => {
+                    let blocked = blocks[sq.to_usize()];
+                    attacks::attacks(sq, role.of(Color::White), walls | blocked) & !blocked
+                }
             };
         }
         frontier = next & !walls & !seen;
@@ -101,10 +114,10 @@ fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard) -> [u8;
     }
 }
 
-/// The maps of `color` around the permanent squares `walls`.
-fn maps(color: Color, walls: Bitboard) -> Maps {
+/// The maps of `color` around the permanent squares `walls` and the columns' `blocks`.
+fn maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64]) -> Maps {
     let mut all = [[FAR; 64]; STARTS.len() + PROMOTIONS.len()];
-    all[..STARTS.len()].copy_from_slice(&start_maps(color, walls));
+    all[..STARTS.len()].copy_from_slice(&start_maps(color, walls, blocks));
     // A pawn promotes on a square of the last rank where no unit stood throughout the game.
     let open = Bitboard::from_rank(color.other().backrank()) & !walls;
     let mut sources = [(Square::A1, 0); 8];
@@ -113,7 +126,7 @@ fn maps(color: Color, walls: Bitboard) -> Maps {
     }
     let sources = &sources[..open.count()];
     for (map, role) in all[STARTS.len()..].iter_mut().zip(PROMOTIONS) {
-        *map = shortest_paths(role, sources, walls);
+        *map = shortest_paths(role, sources, walls, blocks);
     }
     all
 }
@@ -137,8 +150,9 @@ fn attacked_throughout(attacker: Color, walls: Bitboard) -> Bitboard {
     attacked
 }
 
-/// The maps of the starts of [`STARTS`] of `color` around the permanent squares `walls`.
-fn start_maps(color: Color, walls: Bitboard) -> [[u8; 64]; STARTS.len()] {
+/// The maps of the starts of [`STARTS`] of `color` around the permanent squares `walls` and the
+/// columns' `blocks`.
+fn start_maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64]) -> [[u8; 64]; STARTS.len()] {
     let rank = color.backrank();
     // A king never stands where an enemy unit that never moved attacks.
     let king_walls = walls | attacked_throughout(color.other(), walls);
@@ -170,13 +184,67 @@ fn start_maps(color: Color, walls: Bitboard) -> [[u8; 64]; STARTS.len()] {
             }
             _ => {}
         }
-        sources.retain(|&(sq, cost)| cost == 0 && sq == home || !walls.contains(sq));
-        shortest_paths(role, &sources, walls)
+        sources.retain(|&(sq, cost)| {
+            cost == 0 && sq == home
+                || [CastlingSide::KingSide, CastlingSide::QueenSide]
+                    .into_iter()
+                    .any(|side| castled(side) == Some((sq, cost)) && may_castle(color, side, walls))
+        });
+        shortest_paths(role, &sources, walls, blocks)
     })
 }
 
-/// A cache slot: the permanent squares and the maps of both sides around them.
-type Slot = Option<(Bitboard, Box<ByColor<Maps>>)>;
+/// Whether `color` may have castled on `side` in a game whose permanent squares are `walls`:
+/// castling moves the king and the rook, so neither stood on its start square throughout, and
+/// it needs the squares between them empty, so no unit stood on one of those throughout either.
+/// None of the squares from the king's start to the rook's is then permanent.
+fn may_castle(color: Color, side: CastlingSide, walls: Bitboard) -> bool {
+    let rank = color.backrank();
+    let rook = if side == CastlingSide::KingSide {
+        File::H
+    } else {
+        File::A
+    };
+    let king = File::E;
+    let (low, high) = (rook.min(king), rook.max(king));
+    let span = Bitboard::from_rank(rank)
+        .into_iter()
+        .filter(|sq| (low..=high).contains(&sq.file()))
+        .collect::<Bitboard>();
+    (walls & span).is_empty()
+}
+
+/// A cache slot: the permanent squares and the columns, and the maps of both sides around them.
+type Slot = Option<(Obstacles, Box<ByColor<Maps>>)>;
+
+/// What stands in the way of every path throughout the game: the permanent squares and the pawn
+/// columns ([`Columns`]). The maps depend on nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Obstacles {
+    walls: Bitboard,
+    columns: Columns,
+}
+
+impl Obstacles {
+    /// The same with `sq` one more permanent square.
+    fn with(self, sq: Square) -> Obstacles {
+        Obstacles {
+            walls: self.walls.with(sq),
+            ..self
+        }
+    }
+
+    /// A 64-bit digest for a cache slot.
+    fn digest(self) -> u64 {
+        u64::from(self.walls) ^ self.columns.digest()
+    }
+
+    /// The maps of both sides around them.
+    fn maps(self) -> ByColor<Maps> {
+        let blocks = self.columns.blocks();
+        ByColor::new_with(|c| maps(c, self.walls, &blocks))
+    }
+}
 
 /// Slots of the cache of maps (a power of two), for the permanent squares of the positions;
 /// as many again for those with one piece at home more ([`Bound::within`]), so that these never
@@ -422,7 +490,7 @@ fn home_capture_moves(maps: &Maps, homes: Bitboard) -> u32 {
 }
 
 /// Slots of the cache of pawn moves, per side (a power of two).
-const PAWN_SLOTS: usize = 1 << 10;
+const PAWN_SLOTS: usize = 1 << 12;
 
 /// The fewest moves a possibly missing unit of `victim` made to stand on each square (and be
 /// captured there), `FAR` where none can: an original piece from its start square along the
@@ -527,7 +595,7 @@ impl Needed {
 
 /// The fewest moves a unit of `role` needs from `from` to `to` on an empty board, a lower bound
 /// on its moves between them around any walls.
-fn fewest_moves(role: Role, from: Square, to: Square) -> u32 {
+pub(crate) fn fewest_moves(role: Role, from: Square, to: Square) -> u32 {
     if from == to {
         return 0;
     }
@@ -598,12 +666,19 @@ fn pieces_moves(maps: &Maps, color: Color, board: &Board) -> u32 {
         .fold(0u32, u32::saturating_add)
 }
 
+/// Slots of the cache of the pawns that made no capture (a power of two).
+const STRAIGHT_SLOTS: usize = 1 << 11;
+
+/// A slot of the cache of the pawns that made no capture: the side, its pawns and the units the
+/// other side misses, and those pawns.
+type StraightSlot = ((Color, Bitboard, u32), Bitboard);
+
 /// Slots of the cache of capture-square terms (a power of two).
 const CAPTURE_SLOTS: usize = 1 << 10;
 
 /// A capture-square term with its key: the capturing side, its pawns, the permanent squares, and
 /// what of the victim is missing (any unit, a pawn).
-type CaptureSlot = ((Color, Bitboard, Bitboard, bool, bool), u32);
+type CaptureSlot = ((Color, Bitboard, Obstacles, bool, bool), u32);
 
 /// The proof-game distance bound with its caches: the maps for the permanent squares seen lately,
 /// the moves of the pawn structures and the capture-square terms. They change far less often than
@@ -616,12 +691,19 @@ pub(crate) struct Bound {
     /// Whether the captures the pawns on the board did not make are counted as moves of the rest
     /// ([`crate::capture_moves`]).
     capture_moves: bool,
+    /// Whether the paths go around the pawn columns ([`Columns`]).
+    columns: bool,
+    /// Whether [`Bound::within`] weighs the capture detours ([`crate::detours`]).
+    detours: bool,
     maps: Vec<Slot>,
     /// The moves of the pawns of each side by their captures, White's slots first.
     pawns: Vec<Option<(Bitboard, PawnCaptures)>>,
     captures: Vec<Option<CaptureSlot>>,
     /// The captures landed where only pieces stood ([`forced_promotions`]), per side.
     landings: Vec<Option<LandingSlot>>,
+    /// The pawns that made no capture, by side, pawns and captures made
+    /// ([`crate::capture_moves::straight`]).
+    straight: Vec<Option<StraightSlot>>,
     /// The permanent squares of recent positions, by what they read of a position (which changes
     /// far less often than the position along a search).
     permanent: retrace_legal::FixedCache,
@@ -633,10 +715,13 @@ impl Bound {
         Bound {
             capture_squares,
             capture_moves: true,
+            columns: true,
+            detours: true,
             maps: Vec::new(),
             pawns: Vec::new(),
             captures: Vec::new(),
             landings: Vec::new(),
+            straight: Vec::new(),
             permanent: retrace_legal::FixedCache::default(),
         }
     }
@@ -648,16 +733,29 @@ impl Bound {
         self
     }
 
+    /// The bound without the capture detours ([`crate::detours`]), to measure them.
+    #[cfg(test)]
+    pub(crate) fn without_detours(mut self) -> Bound {
+        self.detours = false;
+        self
+    }
+
+    /// The bound without the pawn columns ([`Columns`]), to measure them.
+    #[cfg(test)]
+    pub(crate) fn without_columns(mut self) -> Bound {
+        self.columns = false;
+        self
+    }
+
     /// A lower bound on the moves each side made to bring its units from the initial array to
     /// `pos` (see the module's documentation). The search asks [`Bound::within`], which adds
     /// the obstacles at home where they can matter.
     #[cfg(test)]
     #[must_use]
     pub(crate) fn moves_needed(&mut self, pos: &RetroPosition) -> ByColor<u32> {
-        let (walls, homes) =
-            retrace_legal::permanent_squares_and_home_captures(pos, Some(&mut self.permanent));
+        let (obstacles, homes) = self.obstacles(pos);
         ByColor::new_with(|color| {
-            self.needed(pos, walls, *homes.get(color.other()), color)
+            self.needed(pos, obstacles, *homes.get(color.other()), color)
                 .total(0)
         })
     }
@@ -683,14 +781,29 @@ impl Bound {
     /// So the side needs at least the least of the three, whichever case the game took.
     #[must_use]
     pub(crate) fn within(&mut self, pos: &RetroPosition, budget: ByColor<u32>) -> bool {
-        let (walls, homes) =
-            retrace_legal::permanent_squares_and_home_captures(pos, Some(&mut self.permanent));
+        // A side never has more than sixteen units, nor more than eight pawns: the search meets
+        // such boards (a capture retracted from a side with all its units) before the pruner.
         let board = pos.board();
-        let needed =
-            ByColor::new_with(|color| self.needed(pos, walls, *homes.get(color.other()), color));
+        if Color::ALL.into_iter().any(|color| {
+            let ours = board.by_color(color);
+            ours.count() > 16 || (ours & board.pawns()).count() > 8
+        }) {
+            return false;
+        }
+        let (obstacles, homes) = self.obstacles(pos);
+        let walls = obstacles.walls;
+        let needed = ByColor::new_with(|color| {
+            self.needed(pos, obstacles, *homes.get(color.other()), color)
+        });
         if Color::ALL
             .into_iter()
             .any(|color| needed.get(color).total(0) > *budget.get(color))
+        {
+            return false;
+        }
+        if !Color::ALL
+            .into_iter()
+            .all(|color| self.detour_fits(board, obstacles, &needed, budget, color))
         {
             return false;
         }
@@ -713,20 +826,20 @@ impl Bound {
                 }
                 // Another unit of its kind stands there: only the pieces' paths change.
                 let of_kind = index - STARTS.iter().position(|&(r, _)| r == role).unwrap_or(0);
-                let maps = self.maps_for(walls, 0);
+                let maps = self.maps_for(obstacles, 0);
                 // Only the paths of its kind change.
                 let kind = board.by_color(color) & board.by_role(role);
                 let swapped = ours.pieces - role_moves(maps.get(color), role, kind, None)
                     + role_moves(maps.get(color), role, kind, Some((of_kind, home)));
                 let on_a_path = crosses_a_path(&maps, board, home, role.of(color));
-                self.put_back(walls, 0, maps);
+                self.put_back(obstacles, 0, maps);
                 if ours.with_pieces(swapped).total(0) <= budget_left || !on_a_path {
                     return true;
                 }
                 // The unit never moved: a wall for both sides' paths. (The rest of the bound,
                 // the pawns and the captured units, stays as it was without the wall: it can
                 // only grow with one.)
-                let walled = walls.with(home);
+                let walled = obstacles.with(home);
                 let maps = self.maps_for(walled, 1);
                 let fits = Color::ALL.into_iter().all(|c| {
                     let pieces = pieces_moves(maps.get(c), c, board);
@@ -738,40 +851,129 @@ impl Bound {
         })
     }
 
-    /// The maps around the permanent squares `walls`, from the cache's `region` (0 for the
+    /// The obstacles of `pos`, with the home squares where originals were taken: its permanent
+    /// squares and, unless the columns are off, the columns of its pawns that made no capture
+    /// (from the cache of [`crate::capture_moves::straight`]).
+    fn obstacles(&mut self, pos: &RetroPosition) -> (Obstacles, ByColor<Bitboard>) {
+        let (walls, homes) =
+            retrace_legal::permanent_squares_and_home_captures(pos, Some(&mut self.permanent));
+        let board = pos.board();
+        let columns = if self.columns {
+            let cache = slots(&mut self.straight, STRAIGHT_SLOTS);
+            Columns::new(ByColor::new_with(|color| {
+                let pawns = board.by_color(color) & board.pawns();
+                let captures = 16u32.saturating_sub(board.by_color(color.other()).count() as u32);
+                if captures == 0 {
+                    return pawns;
+                }
+                let key = (color, pawns, captures);
+                let slot = slot_of(
+                    u64::from(pawns) ^ u64::from(captures) << 1 ^ u64::from(color.is_white()),
+                    STRAIGHT_SLOTS,
+                );
+                match cache[slot] {
+                    Some((k, straight)) if k == key => straight,
+                    _ => {
+                        let straight = crate::capture_moves::straight(color, pawns, captures);
+                        cache[slot] = Some((key, straight));
+                        straight
+                    }
+                }
+            }))
+        } else {
+            Columns::default()
+        };
+        (Obstacles { walls, columns }, homes)
+    }
+
+    /// Whether `capturer`'s pieces can have made the captures of the other side's pawns confined
+    /// to their files within its budget ([`crate::detours`]), when all its captures were made by
+    /// its pieces, all originals: its sixteen units on the board, eight pawns, and its pawns took
+    /// nothing. (Its paths are the pieces' part of `needed`; the trip is added to them, so the
+    /// captures counted as moves may be moves of the trip.)
+    fn detour_fits(
+        &mut self,
+        board: &Board,
+        obstacles: Obstacles,
+        needed: &ByColor<Needed>,
+        budget: ByColor<u32>,
+        capturer: Color,
+    ) -> bool {
+        let ours = board.by_color(capturer);
+        let victims = board.by_color(capturer.other()).count();
+        let ours_needed = *needed.get(capturer);
+        if !self.detours
+            || !self.capture_moves
+            || ours.count() != 16
+            || (ours & board.pawns()).count() != 8
+            || victims == 16
+            || !ours_needed.table.took_none(16 - victims as u32)
+        {
+            return true;
+        }
+        let spare = budget
+            .get(capturer.other())
+            .saturating_sub(needed.get(capturer.other()).total(0));
+        let maps = self.maps_for(obstacles, 0);
+        let list = STARTS
+            .iter()
+            .zip(maps.get(capturer).iter())
+            .map(|(&(role, _), map)| (role, map));
+        let mut starts = [(Role::King, &maps.get(capturer)[0]); STARTS.len()];
+        for (slot, entry) in starts.iter_mut().zip(list) {
+            *slot = entry;
+        }
+        let detour =
+            crate::detours::capture_detour(capturer, board, obstacles.walls, &starts, spare);
+        self.put_back(obstacles, 0, maps);
+        detour.is_some_and(|detour| {
+            ours_needed
+                .with_pieces(ours_needed.pieces.saturating_add(detour))
+                .total(0)
+                <= *budget.get(capturer)
+        })
+    }
+
+    /// The maps around the obstacles `key`, from the cache's `region` (0 for the
     /// positions' own, 1 for those with a piece at home walled) or made (give them back with
     /// [`Bound::put_back`]).
-    fn maps_for(&mut self, walls: Bitboard, region: usize) -> Box<ByColor<Maps>> {
-        let slot = region * SLOTS + slot_of(u64::from(walls), SLOTS);
+    fn maps_for(&mut self, key: Obstacles, region: usize) -> Box<ByColor<Maps>> {
+        let slot = region * SLOTS + slot_of(key.digest(), SLOTS);
         match slots(&mut self.maps, 2 * SLOTS)[slot].take() {
-            Some((key, maps)) if key == walls => maps,
-            _ => Box::new(ByColor::new_with(|c| maps(c, walls))),
+            Some((k, maps)) if k == key => maps,
+            _ => Box::new(key.maps()),
         }
     }
 
-    /// Keeps `maps`, the maps around `walls`, in the cache's `region`.
-    fn put_back(&mut self, walls: Bitboard, region: usize, maps: Box<ByColor<Maps>>) {
-        self.maps[region * SLOTS + slot_of(u64::from(walls), SLOTS)] = Some((walls, maps));
+    /// Keeps `maps`, the maps around `key`, in the cache's `region`.
+    fn put_back(&mut self, key: Obstacles, region: usize, maps: Box<ByColor<Maps>>) {
+        self.maps[region * SLOTS + slot_of(key.digest(), SLOTS)] = Some((key, maps));
     }
 
-    /// The bound of `color` around the permanent squares `walls`, in its parts, `homes` the
+    /// The bound of `color` around the `obstacles`, in its parts, `homes` the
     /// home squares where originals of the other side were taken.
     fn needed(
         &mut self,
         pos: &RetroPosition,
-        walls: Bitboard,
+        obstacles: Obstacles,
         homes: Bitboard,
         color: Color,
     ) -> Needed {
         let board = pos.board();
-        let maps = self.maps_for(walls, 0);
+        let maps = self.maps_for(obstacles, 0);
         let ours = board.by_color(color);
         let pieces = pieces_moves(maps.get(color), color, board);
         let table = self.pawn_captures(color, ours & board.pawns());
         let captured = if self.capture_squares {
             let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
             let enemy_pawns = board.by_color(color.other()) & board.pawns();
-            self.captured_units_moves(color.other(), enemy_pawns, walls, maps.get(color), missing)
+            self.captured_units_moves(
+                color.other(),
+                enemy_pawns,
+                obstacles,
+                maps.get(color),
+                missing,
+            )
         } else {
             0
         };
@@ -797,7 +999,7 @@ impl Bound {
                 .min()
                 .unwrap_or(0);
         }
-        self.put_back(walls, 0, maps);
+        self.put_back(obstacles, 0, maps);
         Needed {
             pieces,
             captured,
@@ -838,16 +1040,16 @@ impl Bound {
         &mut self,
         capturer: Color,
         pawns: Bitboard,
-        walls: Bitboard,
+        obstacles: Obstacles,
         victim_maps: &Maps,
         missing: (bool, bool),
     ) -> u32 {
         if pawn::on_distinct_files(pawns) {
             return 0;
         }
-        let key = (capturer, pawns, walls, missing.0, missing.1);
+        let key = (capturer, pawns, obstacles, missing.0, missing.1);
         let slot = slot_of(
-            u64::from(pawns) ^ u64::from(walls).rotate_left(17),
+            u64::from(pawns) ^ obstacles.digest().rotate_left(17),
             CAPTURE_SLOTS,
         );
         let cache = slots(&mut self.captures, CAPTURE_SLOTS);
@@ -875,7 +1077,12 @@ impl Bound {
 mod tests {
     use super::*;
     use retrace_testkit::{random_game, replay_score, retro_position};
-    use shakmaty::{Move, Position};
+    use shakmaty::{Chess, Move, Position};
+
+    /// The maps of `color` around `walls` alone, with no pawn column.
+    fn open_maps(color: Color, walls: Bitboard) -> Maps {
+        maps(color, walls, &Columns::default().blocks())
+    }
 
     fn needed(fen: &str) -> ByColor<u32> {
         moves_needed(&RetroPosition::from_fen(fen).expect("FEN"))
@@ -902,6 +1109,7 @@ mod tests {
         let (mut with, mut without) = (Bound::new(true), Bound::new(false));
         let (mut raised, mut plain) = (0, Bound::new(true).without_capture_moves());
         let mut at_home = 0;
+        let (mut columned, mut open) = (0, Bound::new(true).without_columns());
         for seed in 0..4_000 {
             let game = random_game(seed, 80);
             castled += game
@@ -932,6 +1140,7 @@ mod tests {
                 walled += usize::from((walls & !pos.board().pawns()).any());
                 tightened += usize::from(bound != without.moves_needed(&retro));
                 raised += usize::from(bound != plain.moves_needed(&retro));
+                columned += usize::from(bound != open.moves_needed(&retro));
                 let (_, homes) = retrace_legal::permanent_squares_and_home_captures(&retro, None);
                 at_home += usize::from(homes.white.any() || homes.black.any());
                 checked += 1;
@@ -952,7 +1161,7 @@ mod tests {
         // So do the captures the pawns did not make.
         eprintln!(
             "{checked} positions: capture squares raised {tightened}, captures as moves \
-             {raised}; {at_home} with an original taken at home"
+             {raised}, pawn columns {columned}; {at_home} with an original taken at home"
         );
         assert!(at_home > 100, "only {at_home} originals taken at home");
         assert!(
@@ -960,6 +1169,93 @@ mod tests {
             "the captures as moves raised the bound only {raised} times"
         );
         assert!(checked > 100_000);
+        // (The pawn columns need a side that captured nothing: they are tested on quiet games.)
+        assert!(columned > 0, "the pawn columns never raised the bound");
+    }
+
+    /// Games with few captures and many rook and queen moves, where the pawn columns
+    /// ([`Columns`]) stand in the way: along each, the bound with them never exceeds the moves
+    /// played, and they raise it often.
+    #[test]
+    fn the_pawn_columns_hold_along_quiet_games() {
+        let weight = |pos: &Chess, m: Move| match m {
+            _ if m.is_capture() => 1,
+            Move::Normal {
+                role: Role::Rook | Role::Queen,
+                ..
+            } => 20,
+            Move::Normal {
+                role: Role::Pawn, ..
+            } => 10 + 10 * u32::from(pos.turn().relative_rank(m.to().rank()) > Rank::Fourth),
+            _ => 4,
+        };
+        let (mut with, mut open) = (Bound::new(true), Bound::new(true).without_columns());
+        let mut direct = Bound::new(true).without_detours();
+        let (mut checked, mut columned, mut detoured) = (0, 0, 0);
+        for seed in 0..1_500 {
+            let game = retrace_testkit::random_game_with(seed, 70, weight);
+            let mut seen = Vec::new();
+            holds_along(
+                &mut with,
+                &game,
+                0,
+                &format!("seed {seed}"),
+                |retro, bound| {
+                    columned += usize::from(bound != open.moves_needed(retro));
+                    seen.push((retro.clone(), bound));
+                    checked += 1;
+                },
+            );
+            // The capture detours: where they, and they alone, put a position out of reach at
+            // its own bound.
+            for (retro, bound) in seen {
+                detoured +=
+                    usize::from(direct.within(&retro, bound) && !with.within(&retro, bound));
+            }
+        }
+        eprintln!(
+            "{checked} positions, the pawn columns raised the bound in {columned}, the capture \
+             detours cut {detoured}"
+        );
+        assert!(
+            detoured > 100,
+            "the capture detours cut only {detoured} times"
+        );
+        assert!(
+            columned > 1_000,
+            "the columns raised the bound only {columned} times"
+        );
+    }
+
+    /// Asserts that along `game`, from ply `first` on, `bound` never exceeds the moves played and
+    /// [`Bound::within`] holds at them; `each` sees every position with its bound.
+    fn holds_along(
+        bound: &mut Bound,
+        game: &retrace_testkit::Game,
+        first: usize,
+        label: &str,
+        mut each: impl FnMut(&RetroPosition, ByColor<u32>),
+    ) {
+        for (ply, pos) in game.positions.iter().enumerate().skip(first) {
+            let ply = ply as u32;
+            let retro = retro_position(pos);
+            let needed = bound.moves_needed(&retro);
+            let played = ByColor {
+                white: ply.div_ceil(2),
+                black: ply / 2,
+            };
+            assert!(
+                needed.white <= played.white && needed.black <= played.black,
+                "{label} after {ply} plies: {} needs {needed:?}",
+                retro.fen()
+            );
+            assert!(
+                bound.within(&retro, played),
+                "{label} after {ply} plies: {} out of reach with the obstacles at home",
+                retro.fen()
+            );
+            each(&retro, needed);
+        }
     }
 
     /// The published proof games of the corpus are games rich in what bends the count (promoted
@@ -978,26 +1274,8 @@ mod tests {
             let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
             let answer = problem["answer"].as_str().expect("answer");
             let game = replay_score(answer);
-            for (ply, pos) in game.positions.iter().enumerate().skip(1) {
-                let ply = ply as u32;
-                let retro = retro_position(pos);
-                let bound = owned.moves_needed(&retro);
-                let played = ByColor {
-                    white: ply.div_ceil(2),
-                    black: ply / 2,
-                };
-                assert!(
-                    bound.white <= played.white && bound.black <= played.black,
-                    "{} after {ply} plies: {bound:?}",
-                    problem["id"]
-                );
-                assert!(
-                    owned.within(&retro, played),
-                    "{} after {ply} plies: out of reach with the obstacles at home",
-                    problem["id"]
-                );
-                positions += 1;
-            }
+            let id = problem["id"].to_string();
+            holds_along(&mut owned, &game, 1, &id, |_, _| positions += 1);
         }
         assert!(positions > 1_000, "only {positions} positions");
     }
@@ -1020,6 +1298,54 @@ mod tests {
         // The near miss: with b2 at home and c2 gone, the c3 pawn came straight and took nothing.
         let straight = needed("rnb1kbnr/pppp1ppp/4p3/8/8/2P5/PP1PPPPP/RNBQKBNR b - -");
         assert_eq!(straight.black, 1);
+    }
+
+    /// Black's g-pawn advanced four ranks on its file (f7 and h7 at home), in three moves with no
+    /// capture or with two; White misses one unit, so the pawn took none and a black piece made
+    /// the capture: four moves, where lending the pawn two captures counted three.
+    #[test]
+    fn the_pawns_take_no_more_units_than_are_missing() {
+        let fen = "rnbqkbnr/pppppp1p/8/8/8/6p1/PPPPPPP1/RNBQKBNR w KQkq -";
+        assert_eq!(needed(fen).black, 4);
+        // The colour swap: White's four.
+        let swapped =
+            retrace_testkit::swapped_board("rnbqkbnr/pppppp1p/8/8/8/6p1/PPPPPPP1/RNBQKBNR");
+        assert_eq!(needed(&format!("{swapped} b - -")).white, 4);
+        // The near miss: with two white units gone the pawn may have taken both.
+        assert_eq!(
+            needed("rnbqkbnr/pppppp1p/8/8/8/6p1/PPPPPP2/RNBQKBNR w KQkq -").black,
+            3
+        );
+    }
+
+    /// After 1.h4 g6 2.h5 Bg7 3.h6 Bxh6 4.Nf3 Bf8 5.Ng1 Black has all its units and its g6 pawn
+    /// took nothing, so a piece took White's h-pawn, which never passed h7 (at home): on h2 to
+    /// h6, off every black piece's path. The f8 bishop's trip f8-g7xh6-g7-f8... is two moves at
+    /// least (f8xh6 and back), with the pawn's move three, where the capture counted as a move
+    /// made two. With no white move to spare the pawn never left h2, three bishop moves away
+    /// (f8-g7-e5xh2) and two back: six.
+    #[test]
+    fn a_pawn_confined_to_its_file_cost_its_capturer_a_detour() {
+        let board = "rnbqkbnr/pppppp1p/6p1/8/8/8/PPPPPPP1/RNBQKBNR";
+        let budget = |white, black| ByColor { white, black };
+        let pos = RetroPosition::from_fen(&format!("{board} b - -")).expect("FEN");
+        let mut bound = Bound::new(true);
+        assert_eq!(bound.moves_needed(&pos).black, 2);
+        assert!(!bound.within(&pos, budget(5, 2)));
+        assert!(bound.within(&pos, budget(5, 3)));
+        assert!(!bound.within(&pos, budget(0, 5)));
+        assert!(bound.within(&pos, budget(0, 6)));
+        // The colour swap.
+        let swapped = retrace_testkit::swapped_board(board);
+        let pos = RetroPosition::from_fen(&format!("{swapped} w - -")).expect("FEN");
+        assert!(!bound.within(&pos, budget(2, 5)));
+        assert!(bound.within(&pos, budget(3, 5)));
+        assert!(!bound.within(&pos, budget(5, 0)));
+        // The near miss: with Black's h-pawn gone from h7 White's may have promoted and been
+        // taken anywhere: the pawn's move and the capture.
+        let near = RetroPosition::from_fen("rnbqkbnr/ppppppp1/7p/8/8/8/PPPPPPP1/RNBQKBNR b - -")
+            .expect("FEN");
+        assert!(bound.within(&near, budget(5, 2)));
     }
 
     /// `color`'s bound in `fen`, with and without the captures counted as moves.
@@ -1080,7 +1406,7 @@ mod tests {
 
     #[test]
     fn the_maps_of_a_role_are_those_of_its_starts() {
-        let maps = maps(Color::White, Bitboard::EMPTY);
+        let maps = open_maps(Color::White, Bitboard::EMPTY);
         for role in PIECES {
             let homes: Vec<Square> = STARTS
                 .iter()
@@ -1102,7 +1428,7 @@ mod tests {
         let bound = needed("rnbqkbnr/pppp1p1p/8/4p1p1/1PQP4/8/P1PNPPPP/2KR1BNR w - -");
         assert_eq!(bound.white, 6);
         // Castling saves the king one move at most, and only towards c1 or g1.
-        let king = &maps(Color::White, Bitboard::EMPTY)[7];
+        let king = &open_maps(Color::White, Bitboard::EMPTY)[7];
         for (sq, moves) in [
             (Square::C1, 1),
             (Square::G1, 1),
@@ -1115,6 +1441,98 @@ mod tests {
         }
     }
 
+    /// With e2 and g2 at home the f1 bishop never moved: f1 is permanent, so White never castled
+    /// short, and its king walked e1-f2-g3-h2 (three moves, with f3 and h3 five), where the
+    /// castled king's g1 at one move made it two.
+    #[test]
+    fn no_castling_across_a_permanent_square() {
+        let fen = "rnbqkbnr/pppppppp/8/8/8/5P1P/PPPPP1PK/RNBQ1BNR w - -";
+        assert_eq!(needed(fen).white, 5);
+        assert!(!may_castle(
+            Color::White,
+            CastlingSide::KingSide,
+            retrace_legal::permanent_squares(&RetroPosition::from_fen(fen).expect("FEN"))
+        ));
+        // The colour swap: Black's five.
+        let swapped =
+            retrace_testkit::swapped_board("rnbqkbnr/pppppppp/8/8/8/5P1P/PPPPP1PK/RNBQ1BNR");
+        assert_eq!(needed(&format!("{swapped} b - -")).black, 5);
+        // The near miss: with e2 on e3 the bishop may have left, and the king castled and went
+        // g1-h2: two moves, where walking takes three (with three pawn moves, five).
+        assert_eq!(
+            needed("rnbqkbnr/pppppppp/8/8/8/4PP1P/PPPP2PK/RNBQ1BNR w - -").white,
+            5
+        );
+        // Queenside: after 1.e3 the c1 bishop, between b2 and d2 at home, never moved; the f1
+        // bishop may have left by e2.
+        let walls = retrace_legal::permanent_squares(
+            &RetroPosition::from_fen("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b - -")
+                .expect("FEN"),
+        );
+        assert!(!may_castle(Color::White, CastlingSide::QueenSide, walls));
+        assert!(may_castle(Color::White, CastlingSide::KingSide, walls));
+    }
+
+    /// Black has all its units, so White captured nothing and its d-pawn stood on d2 or d3 all
+    /// game: the queen never slid from d1 to d5. With c2 and e2 at home it left by d2 and went
+    /// round: d1-d2-g5-d5, three moves (with d3, four), where the open file made it one.
+    #[test]
+    fn no_slide_across_a_pawn_column() {
+        let fen = "rnbqkbnr/pppppppp/8/3Q4/8/3P4/PPP1PPPP/RNB1KBNR b - -";
+        assert_eq!(needed(fen).white, 4);
+        let open = Bound::new(true)
+            .without_columns()
+            .moves_needed(&RetroPosition::from_fen(fen).expect("FEN"));
+        assert_eq!(open.white, 2);
+        // The colour swap: Black's four.
+        let swapped =
+            retrace_testkit::swapped_board("rnbqkbnr/pppppppp/8/3Q4/8/3P4/PPP1PPPP/RNB1KBNR");
+        assert_eq!(needed(&format!("{swapped} w - -")).black, 4);
+        // With Black's g8 knight gone White captured once, but the d3 pawn, between c2 and e2
+        // at home, came from d2 and took nothing: the same four.
+        assert_eq!(
+            needed("rnbqkb1r/pppppppp/8/3Q4/8/3P4/PPP1PPPP/RNB1KBNR b - -").white,
+            4
+        );
+        // The near miss: with c2 gone too the d3 pawn may have come c2xd3 and the queen slid
+        // over an empty d2: the queen's move, the pawn's, the capture one of them.
+        assert_eq!(
+            needed("rnbqkb1r/pppppppp/8/3Q4/8/3P4/PP2PPPP/RNB1KBNR b - -").white,
+            2
+        );
+    }
+
+    /// Seventeen white units (a capture retracted from a side with all its units, as the search
+    /// meets before the pruner) or nine pawns: no game. The colour swap alike; the near miss,
+    /// sixteen units, is in reach.
+    #[test]
+    fn no_side_has_more_than_sixteen_units_or_eight_pawns() {
+        let mut bound = Bound::new(true);
+        let plenty = ByColor {
+            white: 40,
+            black: 40,
+        };
+        let within = |bound: &mut Bound, fen: &str| {
+            bound.within(&RetroPosition::from_fen(fen).expect("FEN"), plenty)
+        };
+        assert!(!within(
+            &mut bound,
+            "rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR b - -"
+        ));
+        assert!(!within(
+            &mut bound,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPPPPP/RNBQKB1R b - -"
+        ));
+        assert!(!within(
+            &mut bound,
+            "rnbqkbnr/pppppppp/8/4n3/8/8/PPPPPPPP/RNBQKBNR w - -"
+        ));
+        assert!(within(
+            &mut bound,
+            "rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKB1R b - -"
+        ));
+    }
+
     #[test]
     fn a_king_never_stands_where_units_that_never_moved_attack() {
         // With Black's a- to d-pawns at home, a6 to e6 are attacked throughout: the white king
@@ -1122,25 +1540,25 @@ mod tests {
         // an open board takes seven.
         let squares = |list: &[Square]| list.iter().copied().collect::<Bitboard>();
         let walls = squares(&[Square::A7, Square::B7, Square::C7, Square::D7]);
-        let king = &maps(Color::White, walls)[7];
+        let king = &open_maps(Color::White, walls)[7];
         assert_eq!(king[Square::B8.to_usize()], 9);
         assert_eq!(
-            maps(Color::White, Bitboard::EMPTY)[7][Square::B8.to_usize()],
+            open_maps(Color::White, Bitboard::EMPTY)[7][Square::B8.to_usize()],
             7
         );
         // The near miss: with the d-pawn gone, e6 is open and d7 too: e1-e6-d7-c8-b8, eight.
         let walls = squares(&[Square::A7, Square::B7, Square::C7]);
-        assert_eq!(maps(Color::White, walls)[7][Square::B8.to_usize()], 8);
+        assert_eq!(open_maps(Color::White, walls)[7][Square::B8.to_usize()], 8);
         // A black king that never moved keeps the white king off the squares around e8.
         let walls = squares(&[Square::E8]);
-        let king = &maps(Color::White, walls)[7];
+        let king = &open_maps(Color::White, walls)[7];
         assert_eq!(king[Square::E7.to_usize()], FAR);
         assert_eq!(king[Square::E6.to_usize()], 5);
         // The colour swap: White's pawns at home keep the black king off the third rank.
         let walls = squares(&[Square::A2, Square::B2, Square::C2, Square::D2]);
-        assert_eq!(maps(Color::Black, walls)[7][Square::B1.to_usize()], 9);
+        assert_eq!(open_maps(Color::Black, walls)[7][Square::B1.to_usize()], 9);
         let walls = squares(&[Square::A2, Square::B2, Square::C2]);
-        assert_eq!(maps(Color::Black, walls)[7][Square::B1.to_usize()], 8);
+        assert_eq!(open_maps(Color::Black, walls)[7][Square::B1.to_usize()], 8);
     }
 
     #[test]

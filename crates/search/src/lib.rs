@@ -23,6 +23,8 @@
 mod bound;
 mod budget;
 mod capture_moves;
+mod columns;
+mod detours;
 mod engine;
 mod facts;
 mod forward;
