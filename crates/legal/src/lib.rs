@@ -63,6 +63,7 @@ mod known;
 mod ledger;
 mod lookahead;
 mod material;
+mod memo;
 mod pawn_items;
 mod pawns;
 mod promotion;
@@ -128,8 +129,9 @@ impl Default for AnalyzerOptions {
 /// analysis whatever was analysed before.
 pub struct Analyzer {
     pawns: pawns::PawnCache,
-    /// The fixpoint of the units that never moved, by what it reads of a position.
-    fixed: statics::FixedCache,
+    /// The fixpoint of the units that never moved, the pens and each unit's walls, by what they
+    /// read of a position.
+    statics: statics::StaticsMemo,
     /// Pawns' walks to the promotion squares, by the walls and pawn moves they go round.
     walks: promotion::WalkCache,
     /// The late promotions' walks and floods, by the pawns and units that never moved they read.
@@ -157,7 +159,7 @@ impl Analyzer {
     pub fn with_options(options: AnalyzerOptions) -> Analyzer {
         Analyzer {
             pawns: pawns::PawnCache::new(),
-            fixed: statics::FixedCache::default(),
+            statics: statics::StaticsMemo::default(),
             walks: promotion::WalkCache::default(),
             late: accounting::LateMemo::default(),
             orders: accounting::OrdersMemo::default(),
@@ -216,7 +218,7 @@ impl Analyzer {
         if out.settled() {
             return analysis;
         }
-        let statics = statics::analyze_statics(pos, Some(&mut self.fixed));
+        let statics = statics::analyze_statics(pos, Some(&mut self.statics));
         (analysis.never_moved, analysis.caged) = (statics.never_moved, statics.caged);
         statics::unreachable_reasons(pos, &statics, out);
         let mut promoted_units = ByColor::<material::Promoted>::default();
