@@ -60,6 +60,10 @@ pub(crate) struct Statics {
     /// For each square of `promoted` found by the flood (not only marked): the promotion squares
     /// its unit can have come from, with the pawn timing applied. Empty for other squares.
     pub promoted_from: SquareSets,
+    /// For each rook, bishop or knight not on a static square: the squares it can ever have
+    /// visited as far as [`PEN_REGION`] squares, exactly as [`pen_region`] gives them, made with
+    /// the rest of its walls (and kept with them). Empty for other squares.
+    pub pen_regions: SquareSets,
     /// Pieces that can have come neither from home nor from a promotion.
     pub unreachable: Bitboard,
     /// Why each unit of `unreachable` is unreachable, in square order.
@@ -470,6 +474,9 @@ pub(crate) struct StaticsMemo {
 struct UnitFate {
     /// It cannot leave a pen of at most [`CAGE_LIMIT`] squares.
     caged: bool,
+    /// [`pen_region`] of the unit for a rook, bishop or knight not on a static square; empty
+    /// otherwise.
+    pen_region: Bitboard,
     /// Whether it can have come from home.
     origin: Origin,
 }
@@ -491,6 +498,7 @@ impl UnitFate {
         if self.caged {
             out.caged.add(sq);
         }
+        out.pen_regions.0[usize::from(sq)] = self.pen_region;
         match self.origin {
             Origin::Home => {}
             Origin::Promoted(from) => {
@@ -523,6 +531,7 @@ fn unit_fate(
     if fixed.contains(sq) {
         return UnitFate {
             caged: (steps(role, sq) & open).is_empty(),
+            pen_region: Bitboard::EMPTY,
             origin: Origin::Home,
         };
     }
@@ -536,6 +545,12 @@ fn unit_fate(
     // without them to tell which walls did it.
     let seen = region_cut(role, sq, open, home, TIMING_LIMIT, timed);
     let caged = seen.count() <= CAGE_LIMIT as usize;
+    let pen_region = match role {
+        // A region this small is whole (the flood stops early only beyond `TIMING_LIMIT`).
+        Role::Rook | Role::Bishop | Role::Knight if seen.count() <= TIMING_LIMIT => seen,
+        Role::Rook | Role::Bishop | Role::Knight => pen_region(role, sq, fixed, timed),
+        _ => Bitboard::EMPTY,
+    };
     let mut wall = Wall::Static;
     let mut walls = fixed;
     let mut home_ok = (seen & home).any();
@@ -580,7 +595,21 @@ fn unit_fate(
     } else {
         Origin::Promoted(promo_ok)
     };
-    UnitFate { caged, origin }
+    UnitFate {
+        caged,
+        pen_region,
+        origin,
+    }
+}
+
+/// The largest region [`pen_region`] gives whole, in squares.
+pub(crate) const PEN_REGION: usize = 24;
+
+/// The squares the unit of `role` on `sq` can ever have visited (through squares not in `fixed`,
+/// never along the move of a pawn of `timed`), if they are at most [`PEN_REGION`]; else a part
+/// of them larger than that.
+pub(crate) fn pen_region(role: Role, sq: Square, fixed: Bitboard, timed: &TimedList) -> Bitboard {
+    region_cut(role, sq, !fixed, Bitboard::FULL, PEN_REGION, timed)
 }
 
 /// Sharpens `home_ok` and `promo_ok` for the unit `role` on `sq` with the pawns that made one step
@@ -1112,6 +1141,42 @@ mod tests {
     fn fixed_pawns(b: &Board) -> Bitboard {
         (b.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
             | (b.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh))
+    }
+
+    /// The pen regions the statics keep for each rook, bishop and knight are the floods the
+    /// crowded-pen rule would make, on the positions of random games and the corpora.
+    #[test]
+    fn kept_pen_regions_are_the_floods() {
+        let games = if cfg!(debug_assertions) { 20 } else { 300 };
+        let mut positions: Vec<RetroPosition> = (0..games)
+            .flat_map(|seed| retrace_testkit::random_game(seed, 120).positions)
+            .map(|chess| retrace_testkit::retro_position(&chess))
+            .collect();
+        positions.extend(
+            retrace_testkit::legal_corpus_positions()
+                .into_iter()
+                .map(|(_, pos)| pos),
+        );
+        let (mut kept, mut small) = (0, 0);
+        for pos in &positions {
+            let statics = analyze_statics(pos, None);
+            let board = pos.board();
+            for sq in board.occupied() & !statics.fixed {
+                let Some(role) = board.role_at(sq) else {
+                    continue;
+                };
+                let region = statics.pen_regions.0[usize::from(sq)];
+                if !matches!(role, Role::Rook | Role::Bishop | Role::Knight) {
+                    assert!(region.is_empty());
+                    continue;
+                }
+                let flood = pen_region(role, sq, statics.fixed, &statics.timed);
+                assert_eq!(region, flood, "{} {sq}", pos.fen());
+                kept += 1;
+                small += usize::from(flood.count() <= PEN_REGION);
+            }
+        }
+        assert!(kept > 1000 && small > 100, "{kept} regions, {small} small");
     }
 
     #[test]
