@@ -241,13 +241,14 @@ pub(crate) fn fixed_and_stuck(
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh));
     // Originals standing on their home squares: with the fixed pawns and the frozen ones among
     // them, all the fixpoint below reads of the position.
-    let mut at_home = Bitboard::EMPTY;
-    for color in Color::ALL {
-        // (Pawns have no home squares here.)
-        for role in Role::ALL {
-            at_home |= board.by_piece(Piece { color, role }) & homes(color, role);
-        }
-    }
+    // Each role on the home squares of its kind, of the colour whose back rank holds them
+    // (pawns have no home squares here).
+    let on_homes = Role::ALL.iter().fold(Bitboard::EMPTY, |acc, &role| {
+        acc | board.by_role(role) & (homes(Color::White, role) | homes(Color::Black, role))
+    });
+    let at_home = on_homes
+        & ((board.white() & Bitboard::from_rank(Rank::First))
+            | (board.black() & Bitboard::from_rank(Rank::Eighth)));
     fixed |= pos.frozen() & at_home;
     let Some(cache) = cache else {
         return fixpoint(fixed, at_home);
