@@ -121,7 +121,8 @@ impl Default for AnalyzerOptions {
 }
 
 /// An analyser with its own caches: pawn-structure results, the fixpoint of the units that never
-/// moved, and pawns' walks to the promotion squares.
+/// moved, the originals' pens and what the walls say of each unit, and pawns' walks to the
+/// promotion squares.
 ///
 /// Those parts of the analysis depend on the pawns and the units at home, which change far less
 /// often than the rest of a position in a search; keeping one `Analyzer` per search reuses that
