@@ -22,18 +22,16 @@ pub fn home_role(color: Color, sq: Square) -> Option<Role> {
 
 /// Home squares of `color`'s originals of `role` (empty for pawns, which are handled elsewhere).
 pub(crate) fn homes(color: Color, role: Role) -> Bitboard {
-    let files: &[File] = match role {
-        Role::Pawn => &[],
-        Role::Knight => &[File::B, File::G],
-        Role::Bishop => &[File::C, File::F],
-        Role::Rook => &[File::A, File::H],
-        Role::Queen => &[File::D],
-        Role::King => &[File::E],
+    // The files as a mask of the first rank (bit 0 is the a-file), moved to the back rank.
+    let files: u64 = match role {
+        Role::Pawn => 0,
+        Role::Knight => 0b0100_0010,
+        Role::Bishop => 0b0010_0100,
+        Role::Rook => 0b1000_0001,
+        Role::Queen => 0b0000_1000,
+        Role::King => 0b0001_0000,
     };
-    files
-        .iter()
-        .map(|&f| Square::from_coords(f, color.backrank()))
-        .collect()
+    Bitboard(files << (8 * color.backrank() as u32))
 }
 
 /// Squares one step of `role` away from `sq` (for sliders: the adjacent squares on their lines).
@@ -308,4 +306,26 @@ pub fn bounded_flood(
     limit: usize,
 ) -> Option<Bitboard> {
     flood_until(role, seeds, open, &NO_CUTS, Until::Exceeds(limit)).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn home_squares_are_the_back_rank_squares_of_their_role() {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let expected: Bitboard = Bitboard::FULL
+                    .into_iter()
+                    .filter(|&sq| role != Role::Pawn && home_role(color, sq) == Some(role))
+                    .collect();
+                assert_eq!(homes(color, role), expected, "{color:?} {role:?}");
+            }
+        }
+        assert_eq!(
+            homes(Color::Black, Role::Knight),
+            Bitboard::from_square(Square::B8).with(Square::G8)
+        );
+    }
 }

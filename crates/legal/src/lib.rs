@@ -63,6 +63,7 @@ mod known;
 mod ledger;
 mod lookahead;
 mod material;
+mod memo;
 mod pawn_items;
 mod pawns;
 mod promotion;
@@ -120,7 +121,8 @@ impl Default for AnalyzerOptions {
 }
 
 /// An analyser with its own caches: pawn-structure results, the fixpoint of the units that never
-/// moved, and pawns' walks to the promotion squares.
+/// moved, the originals' pens and what the walls say of each unit, and pawns' walks to the
+/// promotion squares.
 ///
 /// Those parts of the analysis depend on the pawns and the units at home, which change far less
 /// often than the rest of a position in a search; keeping one `Analyzer` per search reuses that
@@ -128,8 +130,9 @@ impl Default for AnalyzerOptions {
 /// analysis whatever was analysed before.
 pub struct Analyzer {
     pawns: pawns::PawnCache,
-    /// The fixpoint of the units that never moved, by what it reads of a position.
-    fixed: statics::FixedCache,
+    /// The fixpoint of the units that never moved, the pens and each unit's walls, by what they
+    /// read of a position.
+    statics: statics::StaticsMemo,
     /// Pawns' walks to the promotion squares, by the walls and pawn moves they go round.
     walks: promotion::WalkCache,
     /// The late promotions' walks and floods, by the pawns and units that never moved they read.
@@ -157,7 +160,7 @@ impl Analyzer {
     pub fn with_options(options: AnalyzerOptions) -> Analyzer {
         Analyzer {
             pawns: pawns::PawnCache::new(),
-            fixed: statics::FixedCache::default(),
+            statics: statics::StaticsMemo::default(),
             walks: promotion::WalkCache::default(),
             late: accounting::LateMemo::default(),
             orders: accounting::OrdersMemo::default(),
@@ -216,7 +219,7 @@ impl Analyzer {
         if out.settled() {
             return analysis;
         }
-        let statics = statics::analyze_statics(pos, Some(&mut self.fixed));
+        let statics = statics::analyze_statics(pos, Some(&mut self.statics));
         (analysis.never_moved, analysis.caged) = (statics.never_moved, statics.caged);
         statics::unreachable_reasons(pos, &statics, out);
         let mut promoted_units = ByColor::<material::Promoted>::default();

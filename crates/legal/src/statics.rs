@@ -37,6 +37,7 @@ use crate::geometry::{
     dilate, flood_until, home_role, homes, permanently_attacked, promotion_squares, region_cut,
     steps, timed_back, timed_forward, Timed, TimedList, Until, NO_CUTS,
 };
+use crate::memo::{hash_words, DirectMap};
 use crate::reasons::Reasons;
 use crate::text::{color_adj, squares_or, squares_text};
 use crate::types::ReasonCode;
@@ -59,6 +60,10 @@ pub(crate) struct Statics {
     /// For each square of `promoted` found by the flood (not only marked): the promotion squares
     /// its unit can have come from, with the pawn timing applied. Empty for other squares.
     pub promoted_from: SquareSets,
+    /// For each rook, bishop or knight not on a static square: the squares it can ever have
+    /// visited as far as [`PEN_REGION`] squares, exactly as [`pen_region`] gives them, made with
+    /// the rest of its walls (and kept with them). Empty for other squares.
+    pub pen_regions: SquareSets,
     /// Pieces that can have come neither from home nor from a promotion.
     pub unreachable: Bitboard,
     /// Why each unit of `unreachable` is unreachable, in square order.
@@ -180,8 +185,7 @@ pub(crate) fn one_step_origins(
 /// known, it is no other pawn's. Repeating that until nothing changes is sound (the a-pawn on a6
 /// came from a7, b7 never moved, so the pawn on b6 came from c7).
 fn timed_pawns(board: &Board, fixed: Bitboard) -> TimedList {
-    let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
-        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
+    let third = third_rank_pawns(board);
     let mut candidates: [(Square, Color, Bitboard); 16] =
         [(Square::A1, Color::White, Bitboard::EMPTY); 16];
     let mut n = 0;
@@ -237,42 +241,23 @@ pub(crate) fn fixed_and_stuck(
         | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh));
     // Originals standing on their home squares: with the fixed pawns and the frozen ones among
     // them, all the fixpoint below reads of the position.
-    let mut at_home = Bitboard::EMPTY;
-    for color in Color::ALL {
-        // (Pawns have no home squares here.)
-        for role in Role::ALL {
-            at_home |= board.by_piece(Piece { color, role }) & homes(color, role);
-        }
-    }
+    // Each role on the home squares of its kind, of the colour whose back rank holds them
+    // (pawns have no home squares here).
+    let on_homes = Role::ALL.iter().fold(Bitboard::EMPTY, |acc, &role| {
+        acc | board.by_role(role) & (homes(Color::White, role) | homes(Color::Black, role))
+    });
+    let at_home = on_homes
+        & ((board.white() & Bitboard::from_rank(Rank::First))
+            | (board.black() & Bitboard::from_rank(Rank::Eighth)));
     fixed |= pos.frozen() & at_home;
     let Some(cache) = cache else {
         return fixpoint(fixed, at_home);
     };
-    let key = (fixed, at_home);
-    let slot = ((u64::from(fixed) ^ u64::from(at_home).rotate_left(29))
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        >> 54) as usize
-        % FIXED_SLOTS;
-    if cache.slots.is_empty() {
-        cache.slots = vec![None; FIXED_SLOTS];
-    }
-    if let Some(Some((k, value))) = cache.slots.get(slot) {
-        if *k == key {
-            return *value;
-        }
-    }
-    let value = fixpoint(fixed, at_home);
-    if let Some(entry) = cache.slots.get_mut(slot) {
-        *entry = Some((key, value));
-    }
-    value
+    let hash = hash_words(&[u64::from(fixed), u64::from(at_home)]);
+    *cache
+        .slots
+        .get_or_make(hash, (fixed, at_home), || fixpoint(fixed, at_home))
 }
-
-/// Slots of a [`FixedCache`] (a power of two).
-const FIXED_SLOTS: usize = 1 << 10;
-
-/// A [`FixedCache`] slot: what the fixpoint reads of a position, and its result.
-type FixedSlot = Option<((Bitboard, Bitboard), (Bitboard, ByColor<Bitboard>))>;
 
 /// Recent results of the fixpoint of the permanent squares
 /// ([`permanent_squares_and_home_captures`]), by what it reads of a position (the squares
@@ -280,7 +265,7 @@ type FixedSlot = Option<((Bitboard, Bitboard), (Bitboard, ByColor<Bitboard>))>;
 /// search. Owned by an `Analyzer` (or a search); its slots are made on first use.
 #[derive(Clone, Debug, Default)]
 pub struct FixedCache {
-    slots: Vec<FixedSlot>,
+    slots: DirectMap<(Bitboard, Bitboard), (Bitboard, ByColor<Bitboard>), 10>,
 }
 
 /// The least fixpoint of [`fixed_and_stuck`] from the squares known fixed and the originals
@@ -336,10 +321,22 @@ pub fn permanent_squares_and_home_captures(
 /// The largest pen (in squares) whose units are reported in [`crate::Analysis::caged`].
 pub const CAGE_LIMIT: u32 = 8;
 
-/// Runs the static analysis of `pos` (with `cache`, see [`fixed_and_stuck`]).
+/// Runs the static analysis of `pos`, with `memo` when given (see [`StaticsMemo`]).
 #[must_use]
-pub(crate) fn analyze_statics(pos: &RetroPosition, cache: Option<&mut FixedCache>) -> Statics {
+pub(crate) fn analyze_statics(pos: &RetroPosition, memo: Option<&mut StaticsMemo>) -> Statics {
     let board = pos.board();
+    let (cache, memo) = match memo {
+        Some(m) => {
+            // A memo's first analysis is made without its tables: an analyser made for one
+            // position then never fills them.
+            let warm = std::mem::replace(&mut m.warm, true);
+            (
+                Some(&mut m.fixed),
+                warm.then_some((&mut m.frames, &mut m.units)),
+            )
+        }
+        None => (None, None),
+    };
     let (mut fixed, stuck) = fixed_and_stuck(pos, cache);
     let mut out = Statics::default();
     for color in Color::ALL {
@@ -349,39 +346,195 @@ pub(crate) fn analyze_statics(pos: &RetroPosition, cache: Option<&mut FixedCache
     }
     out.never_moved = fixed & board.occupied();
     out.fixed = fixed;
-    out.timed = timed_pawns(board, fixed);
-    for color in Color::ALL {
-        pens(board, color, fixed, &mut out);
-    }
-    let promo = ByColor::new_with(|c| promotion_squares(c, fixed));
-    for sq in board.occupied() & !board.pawns() {
-        if let Some(piece) = board.piece_at(sq) {
-            unit_statics(board, fixed, &promo, sq, piece, &mut out);
+    let key = FrameKey {
+        fixed,
+        white: fixed & board.white(),
+        third: third_rank_pawns(board),
+    };
+    let frame_hash = key.hash();
+    let mut fresh;
+    let (frame, units) = match memo {
+        Some((frames, units)) => (
+            frames.get_or_make(frame_hash, key, || Frame::new(board, fixed)),
+            Some(units),
+        ),
+        None => {
+            fresh = Frame::new(board, fixed);
+            (&mut fresh, None)
         }
+    };
+    out.timed = frame.timed;
+    for color in Color::ALL {
+        pens(board, color, fixed, frame, &mut out);
+    }
+    let mut units = units;
+    for sq in board.occupied() & !board.pawns() {
+        let Some(piece) = board.piece_at(sq) else {
+            continue;
+        };
+        let make = || unit_fate(board, fixed, &frame.promo, &frame.timed, sq, piece);
+        let fate = match units.as_deref_mut() {
+            Some(units) => {
+                let hash = frame_hash ^ (usize::from(sq) as u64) << 8 ^ piece_index(piece);
+                *units.get_or_make(hash, (key, sq, piece), make)
+            }
+            None => make(),
+        };
+        fate.apply(sq, &mut out);
     }
     out.promoted |= pos.promoted() & board.occupied() & !board.pawns() & !board.kings();
     out
+}
+
+/// The pawns on their third rank (white on the third, black on the sixth): with the static
+/// squares, all that the pawns of known history ([`timed_pawns`]) and the pawn timing of
+/// [`unit_fate`] read of the pawns.
+fn third_rank_pawns(board: &Board) -> Bitboard {
+    (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
+        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth))
+}
+
+/// A number for `piece`, different for each colour and role.
+fn piece_index(piece: Piece) -> u64 {
+    piece.color as u64 * 8 + piece.role as u64
+}
+
+/// What the parts of the analysis kept in a [`StaticsMemo`] read of a position: the static
+/// squares, which of them hold white units, and the pawns on their third rank. The units on
+/// static squares are pawns on their second rank and originals at home, so with their colours
+/// the static squares say which unit stands on each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FrameKey {
+    /// The static squares (after the closed back-rank segments).
+    fixed: Bitboard,
+    /// The static squares holding white units.
+    white: Bitboard,
+    /// The pawns on their third rank (see [`third_rank_pawns`]).
+    third: Bitboard,
+}
+
+impl FrameKey {
+    fn hash(&self) -> u64 {
+        hash_words(&[
+            u64::from(self.fixed),
+            u64::from(self.white),
+            u64::from(self.third),
+        ])
+    }
+}
+
+/// What follows from a [`FrameKey`] alone: the pawns of known history, the usable promotion
+/// squares, and the pens of the originals, each made when first asked.
+#[derive(Clone, Debug)]
+struct Frame {
+    timed: TimedList,
+    promo: ByColor<Bitboard>,
+    /// [`pen_of`] each home square of the back ranks (white's first), once asked.
+    pens: [Option<Option<Bitboard>>; 16],
+}
+
+impl Frame {
+    /// The frame of `board` with the static squares `fixed`.
+    fn new(board: &Board, fixed: Bitboard) -> Frame {
+        Frame {
+            timed: timed_pawns(board, fixed),
+            promo: ByColor::new_with(|c| promotion_squares(c, fixed)),
+            pens: [None; 16],
+        }
+    }
+
+    /// [`pen_of`] the original of `role` on `home` (a back-rank square), made once per frame.
+    fn pen(&mut self, role: Role, home: Square, fixed: Bitboard) -> Option<Bitboard> {
+        let index = home.file() as usize + if home.rank() == Rank::First { 0 } else { 8 };
+        let timed = &self.timed;
+        match self.pens.get_mut(index) {
+            Some(slot) => *slot.get_or_insert_with(|| pen_of(role, home, fixed, timed)),
+            None => pen_of(role, home, fixed, timed),
+        }
+    }
+}
+
+/// The parts of the static analysis that repeat from one position of a search to the next, by
+/// what they read: the fixpoint of the static squares ([`FixedCache`]); per [`FrameKey`], the
+/// pawns of known history, the promotion squares and the pens; and per [`FrameKey`] and unit
+/// (its square, colour and kind), what [`unit_fate`] finds of it. Consecutive positions of a
+/// search differ by one move, which leaves the static squares and most units where they were.
+/// Owned by an `Analyzer`; each table has a fixed size and is made on first use, the frames and
+/// units only from the memo's second analysis on.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StaticsMemo {
+    fixed: FixedCache,
+    frames: DirectMap<FrameKey, Frame, 6>,
+    units: DirectMap<(FrameKey, Square, Piece), UnitFate, 11>,
+    /// Whether an analysis was made with the memo.
+    warm: bool,
+}
+
+/// What the walls say of one unit other than a pawn (see [`unit_fate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct UnitFate {
+    /// It cannot leave a pen of at most [`CAGE_LIMIT`] squares.
+    caged: bool,
+    /// [`pen_region`] of the unit for a rook, bishop or knight not on a static square; empty
+    /// otherwise.
+    pen_region: Bitboard,
+    /// Whether it can have come from home.
+    origin: Origin,
+}
+
+/// Where a unit can have come from, as far as the walls tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// From its home square (or the walls do not tell).
+    Home,
+    /// From none of the promotion squares given, not from home: it was promoted.
+    Promoted(Bitboard),
+    /// From nowhere, as the wall given shows.
+    Unreachable(Wall),
+}
+
+impl UnitFate {
+    /// Records the fate of the unit on `sq` in `out`.
+    fn apply(self, sq: Square, out: &mut Statics) {
+        if self.caged {
+            out.caged.add(sq);
+        }
+        out.pen_regions.0[usize::from(sq)] = self.pen_region;
+        match self.origin {
+            Origin::Home => {}
+            Origin::Promoted(from) => {
+                out.promoted.add(sq);
+                out.promoted_from.0[usize::from(sq)] = from;
+            }
+            Origin::Unreachable(wall) => {
+                out.unreachable.add(sq);
+                out.unreachable_why.push((sq, wall));
+            }
+        }
+    }
 }
 
 // Long by design: the flood with the pawns' moves cut, the flood without them to name the walls,
 // and the promotion squares, in the order the doc says, each needing the regions before.
 /// What the walls say of the unit `piece` (not a pawn) on `sq`: whether it is caged, and, when
 /// neither its home nor a promotion square can have reached it, that it is unreachable (with the
-/// wall that shows it) or promoted (with the promotion squares it can have come from).
-fn unit_statics(
+/// wall that shows it) or promoted (with the promotion squares it can have come from). Reads the
+/// board only through the pawns on their third rank and the units on `fixed`.
+fn unit_fate(
     board: &Board,
     fixed: Bitboard,
     promo: &ByColor<Bitboard>,
+    timed: &TimedList,
     sq: Square,
     Piece { color, role }: Piece,
-    out: &mut Statics,
-) {
+) -> UnitFate {
     let open = !fixed;
     if fixed.contains(sq) {
-        if (steps(role, sq) & open).is_empty() {
-            out.caged.add(sq);
-        }
-        return;
+        return UnitFate {
+            caged: (steps(role, sq) & open).is_empty(),
+            pen_region: Bitboard::EMPTY,
+            origin: Origin::Home,
+        };
     }
     let home = homes(color, role) & open;
     let promotion = if role == Role::King {
@@ -391,14 +544,18 @@ fn unit_statics(
     };
     // Flood with the moves of the pawns of known history cut; only when that fails, flood
     // without them to tell which walls did it.
-    let seen = region_cut(role, sq, open, home, TIMING_LIMIT, &out.timed);
-    if seen.count() <= CAGE_LIMIT as usize {
-        out.caged.add(sq);
-    }
+    let seen = region_cut(role, sq, open, home, TIMING_LIMIT, timed);
+    let caged = seen.count() <= CAGE_LIMIT as usize;
+    let pen_region = match role {
+        // A region this small is whole (the flood stops early only beyond `TIMING_LIMIT`).
+        Role::Rook | Role::Bishop | Role::Knight if seen.count() <= TIMING_LIMIT => seen,
+        Role::Rook | Role::Bishop | Role::Knight => pen_region(role, sq, fixed, timed),
+        _ => Bitboard::EMPTY,
+    };
     let mut wall = Wall::Static;
     let mut walls = fixed;
     let mut home_ok = (seen & home).any();
-    if !home_ok && out.timed.iter().next().is_some() {
+    if !home_ok && timed.iter().next().is_some() {
         let plain = region_cut(role, sq, open, home, TIMING_LIMIT, &NO_CUTS);
         if (plain & home).any() || (plain & promotion & !seen).any() {
             wall = Wall::Cuts;
@@ -406,8 +563,8 @@ fn unit_statics(
     }
     let mut seen = seen;
     if role == Role::King && home_ok {
-        walls |= always_guarded(board, fixed, &out.timed, color.other());
-        seen = region_cut(role, sq, !walls, home, TIMING_LIMIT, &out.timed);
+        walls |= always_guarded(board, fixed, timed, color.other());
+        seen = region_cut(role, sq, !walls, home, TIMING_LIMIT, timed);
         home_ok = (seen & home).any();
         if !home_ok {
             wall = Wall::Attacks;
@@ -432,15 +589,28 @@ fn unit_statics(
             wall = Wall::Timing(to);
         }
     }
-    if !home_ok {
-        if promo_ok.is_empty() {
-            out.unreachable.add(sq);
-            out.unreachable_why.push((sq, wall));
-        } else {
-            out.promoted.add(sq);
-            out.promoted_from.0[usize::from(sq)] = promo_ok;
-        }
+    let origin = if home_ok {
+        Origin::Home
+    } else if promo_ok.is_empty() {
+        Origin::Unreachable(wall)
+    } else {
+        Origin::Promoted(promo_ok)
+    };
+    UnitFate {
+        caged,
+        pen_region,
+        origin,
     }
+}
+
+/// The largest region [`pen_region`] gives whole, in squares.
+pub(crate) const PEN_REGION: usize = 24;
+
+/// The squares the unit of `role` on `sq` can ever have visited (through squares not in `fixed`,
+/// never along the move of a pawn of `timed`), if they are at most [`PEN_REGION`]; else a part
+/// of them larger than that.
+pub(crate) fn pen_region(role: Role, sq: Square, fixed: Bitboard, timed: &TimedList) -> Bitboard {
+    region_cut(role, sq, !fixed, Bitboard::FULL, PEN_REGION, timed)
 }
 
 /// Sharpens `home_ok` and `promo_ok` for the unit `role` on `sq` with the pawns that made one step
@@ -461,9 +631,7 @@ fn pawn_timing(
 ) -> Option<Square> {
     let first = dilate(role, Bitboard::from_square(sq));
     let near = first | dilate(role, first & !walls);
-    let third = (board.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Third))
-        | (board.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Sixth));
-    for to in third {
+    for to in third_rank_pawns(board) {
         let Some((pawn, starts)) = one_step_origins(board, fixed, to) else {
             continue;
         };
@@ -736,7 +904,7 @@ pub(crate) fn pawn_landings(
 /// squares. If a pen holds fewer units of the kind than originals start in it, the others were
 /// captured inside it; if no enemy pawn can ever capture on a square of the pen, pieces made those
 /// captures. Kings are never captured and are left out.
-fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
+fn pens(board: &Board, color: Color, fixed: Bitboard, frame: &mut Frame, out: &mut Statics) {
     let open = !fixed;
     let landings = pawn_landings(board, fixed, &out.timed, color.other());
     for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
@@ -745,7 +913,7 @@ fn pens(board: &Board, color: Color, fixed: Bitboard, out: &mut Statics) {
             if done.contains(home) {
                 continue;
             }
-            let Some(seen) = pen_of(role, home, fixed, &out.timed) else {
+            let Some(seen) = frame.pen(role, home, fixed) else {
                 continue;
             };
             let starts = homes(color, role) & seen;
@@ -974,6 +1142,42 @@ mod tests {
     fn fixed_pawns(b: &Board) -> Bitboard {
         (b.by_piece(Color::White.pawn()) & Bitboard::from_rank(Rank::Second))
             | (b.by_piece(Color::Black.pawn()) & Bitboard::from_rank(Rank::Seventh))
+    }
+
+    /// The pen regions the statics keep for each rook, bishop and knight are the floods the
+    /// crowded-pen rule would make, on the positions of random games and the corpora.
+    #[test]
+    fn kept_pen_regions_are_the_floods() {
+        let games = if cfg!(debug_assertions) { 20 } else { 300 };
+        let mut positions: Vec<RetroPosition> = (0..games)
+            .flat_map(|seed| retrace_testkit::random_game(seed, 120).positions)
+            .map(|chess| retrace_testkit::retro_position(&chess))
+            .collect();
+        positions.extend(
+            retrace_testkit::legal_corpus_positions()
+                .into_iter()
+                .map(|(_, pos)| pos),
+        );
+        let (mut kept, mut small) = (0, 0);
+        for pos in &positions {
+            let statics = analyze_statics(pos, None);
+            let board = pos.board();
+            for sq in board.occupied() & !statics.fixed {
+                let Some(role) = board.role_at(sq) else {
+                    continue;
+                };
+                let region = statics.pen_regions.0[usize::from(sq)];
+                if !matches!(role, Role::Rook | Role::Bishop | Role::Knight) {
+                    assert!(region.is_empty());
+                    continue;
+                }
+                let flood = pen_region(role, sq, statics.fixed, &statics.timed);
+                assert_eq!(region, flood, "{} {sq}", pos.fen());
+                kept += 1;
+                small += usize::from(flood.count() <= PEN_REGION);
+            }
+        }
+        assert!(kept > 1000 && small > 100, "{kept} regions, {small} small");
     }
 
     #[test]

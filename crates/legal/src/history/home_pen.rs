@@ -24,13 +24,14 @@ use crate::reasons::Reasons;
 use crate::text::{color_adj, squares_text};
 use crate::{
     class::classes,
-    geometry::{promotion_squares, region_cut},
+    geometry::promotion_squares,
     promotion::origins_of,
+    statics::{pen_region, PEN_REGION},
     types::{Reason, ReasonCode},
 };
 
 /// Largest region looked at, in squares.
-const REGION: usize = 24;
+const REGION: usize = PEN_REGION;
 
 /// Appends a [`ReasonCode::CrowdedHomePen`] reason for each side with a crowded pen of originals.
 pub(crate) fn crowded_home_pens(known: &Known<'_>, out: &mut Reasons) {
@@ -45,7 +46,6 @@ pub(crate) fn crowded_home_pens(known: &Known<'_>, out: &mut Reasons) {
 fn side(known: &Known<'_>, color: Color) -> Option<Reason> {
     let board = known.pos.board();
     let statics = known.statics;
-    let open = !statics.fixed;
     let mut promo = None;
     for class in classes(known.pos, color) {
         let free = class.units & !statics.promoted & !statics.unreachable;
@@ -59,7 +59,13 @@ fn side(known: &Known<'_>, color: Color) -> Option<Reason> {
             let Some(role) = board.role_at(sq) else {
                 continue;
             };
-            let seen = region_cut(role, sq, open, Bitboard::FULL, REGION, &statics.timed);
+            // Kept by the statics for most units (the same flood), else made here.
+            let kept = statics.pen_regions.0[usize::from(sq)];
+            let seen = if kept.any() {
+                kept
+            } else {
+                pen_region(role, sq, statics.fixed, &statics.timed)
+            };
             if seen.count() > REGION {
                 continue;
             }
