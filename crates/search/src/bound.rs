@@ -115,11 +115,12 @@ fn shortest_paths(
 }
 
 /// The maps of `color` around the permanent squares `walls` and the columns' `blocks`.
-fn maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64]) -> Maps {
+fn maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64], promotion: Bitboard) -> Maps {
     let mut all = [[FAR; 64]; STARTS.len() + PROMOTIONS.len()];
     all[..STARTS.len()].copy_from_slice(&start_maps(color, walls, blocks));
-    // A pawn promotes on a square of the last rank where no unit stood throughout the game.
-    let open = Bitboard::from_rank(color.other().backrank()) & !walls;
+    // A pawn promotes on a square of the last rank where no unit stood throughout the game, and
+    // on a file a pawn of the side can have reached it by ([`promotion_squares`]).
+    let open = promotion & !walls;
     let mut sources = [(Square::A1, 0); 8];
     for (source, sq) in sources.iter_mut().zip(open) {
         *source = (sq, 0);
@@ -218,11 +219,13 @@ fn may_castle(color: Color, side: CastlingSide, walls: Bitboard) -> bool {
 type Slot = Option<(Obstacles, Box<ByColor<Maps>>)>;
 
 /// What stands in the way of every path throughout the game: the permanent squares and the pawn
-/// columns ([`Columns`]). The maps depend on nothing else.
+/// columns ([`Columns`]); and where each side's pawns can have promoted
+/// ([`promotion_squares`]). The maps depend on nothing else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Obstacles {
     walls: Bitboard,
     columns: Columns,
+    promotion: ByColor<Bitboard>,
 }
 
 impl Obstacles {
@@ -236,14 +239,37 @@ impl Obstacles {
 
     /// A 64-bit digest for a cache slot.
     fn digest(self) -> u64 {
-        u64::from(self.walls) ^ self.columns.digest()
+        u64::from(self.walls)
+            ^ self.columns.digest()
+            ^ u64::from(self.promotion.white).rotate_left(8)
+            ^ u64::from(self.promotion.black).rotate_right(8)
     }
 
     /// The maps of both sides around them.
     fn maps(self) -> ByColor<Maps> {
         let blocks = self.columns.blocks();
-        ByColor::new_with(|c| maps(c, self.walls, &blocks))
+        ByColor::new_with(|c| maps(c, self.walls, &blocks, *self.promotion.get(c)))
     }
+}
+
+/// The squares of the last rank where a pawn of `color` can have promoted in a game that reaches
+/// `board`: all of them, unless the side captured nothing (the other side has its sixteen units).
+///
+/// **Why.** A pawn leaves its file only by capturing. A side that captured nothing kept every
+/// pawn on its start file, so each file held one pawn of the side at most all game, and a pawn
+/// that promoted did so on its own file, which has no pawn of the side since (no other pawn could
+/// enter it). So such a side promoted only on the files where it has no pawn now, and its promoted
+/// units start their paths there: the knight on f6 of pg-P1068371, promoted by the a-pawn of a
+/// side that took nothing, came from a8 or b8, two moves at least, not from e8 or g8.
+fn promotion_squares(color: Color, board: &Board) -> Bitboard {
+    let last = Bitboard::from_rank(color.other().backrank());
+    if board.by_color(color.other()).count() < 16 {
+        return last;
+    }
+    let pawns = board.by_color(color) & board.pawns();
+    last.into_iter()
+        .filter(|sq| (pawns & Bitboard::from_file(sq.file())).is_empty())
+        .collect()
 }
 
 /// Slots of the cache of maps (a power of two), for the permanent squares of the positions;
@@ -695,6 +721,9 @@ pub(crate) struct Bound {
     columns: bool,
     /// Whether [`Bound::within`] weighs the capture detours ([`crate::detours`]).
     detours: bool,
+    /// Whether a side that captured nothing promotes only on its files without a pawn
+    /// ([`promotion_squares`]).
+    promotion_files: bool,
     maps: Vec<Slot>,
     /// The moves of the pawns of each side by their captures, White's slots first.
     pawns: Vec<Option<(Bitboard, PawnCaptures)>>,
@@ -717,6 +746,7 @@ impl Bound {
             capture_moves: true,
             columns: true,
             detours: true,
+            promotion_files: true,
             maps: Vec::new(),
             pawns: Vec::new(),
             captures: Vec::new(),
@@ -744,6 +774,14 @@ impl Bound {
     #[cfg(test)]
     pub(crate) fn without_columns(mut self) -> Bound {
         self.columns = false;
+        self
+    }
+
+    /// The bound with every promotion square open to both sides ([`promotion_squares`]), to
+    /// measure the term.
+    #[cfg(test)]
+    pub(crate) fn without_promotion_files(mut self) -> Bound {
+        self.promotion_files = false;
         self
     }
 
@@ -883,7 +921,21 @@ impl Bound {
         } else {
             Columns::default()
         };
-        (Obstacles { walls, columns }, homes)
+        let promotion = ByColor::new_with(|color| {
+            if self.promotion_files {
+                promotion_squares(color, board)
+            } else {
+                Bitboard::from_rank(color.other().backrank())
+            }
+        });
+        (
+            Obstacles {
+                walls,
+                columns,
+                promotion,
+            },
+            homes,
+        )
     }
 
     /// Whether `capturer`'s pieces can have made the captures of the other side's pawns confined
@@ -1079,9 +1131,10 @@ mod tests {
     use retrace_testkit::{random_game, replay_score, retro_position};
     use shakmaty::{Chess, Move, Position};
 
-    /// The maps of `color` around `walls` alone, with no pawn column.
+    /// The maps of `color` around `walls` alone, with no pawn column and every promotion square.
     fn open_maps(color: Color, walls: Bitboard) -> Maps {
-        maps(color, walls, &Columns::default().blocks())
+        let last = Bitboard::from_rank(color.other().backrank());
+        maps(color, walls, &Columns::default().blocks(), last)
     }
 
     fn needed(fen: &str) -> ByColor<u32> {
@@ -1268,16 +1321,26 @@ mod tests {
             "/../../positions/corpora/published-problems.jsonl"
         );
         let text = std::fs::read_to_string(path).expect("the corpus is in positions/corpora");
-        let mut positions = 0;
+        let (mut positions, mut promoted_on_files) = (0, 0);
         let mut owned = Bound::new(true);
+        let mut anywhere = Bound::new(true).without_promotion_files();
         for line in text.lines().filter(|l| l.contains("\"proof_game\"")) {
             let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
             let answer = problem["answer"].as_str().expect("answer");
             let game = replay_score(answer);
             let id = problem["id"].to_string();
-            holds_along(&mut owned, &game, 1, &id, |_, _| positions += 1);
+            holds_along(&mut owned, &game, 1, &id, |retro, bound| {
+                positions += 1;
+                promoted_on_files += usize::from(bound != anywhere.moves_needed(retro));
+            });
         }
         assert!(positions > 1_000, "only {positions} positions");
+        // Eight published games promote with no capture of the promoting side (nine of their
+        // positions need more with the term).
+        assert!(
+            promoted_on_files >= 5,
+            "the promotion files raised {promoted_on_files} bounds"
+        );
     }
 
     /// The c3 pawn came from b2, the only free start file (a2, c2 and d2 are at home), so it
@@ -1663,5 +1726,36 @@ mod tests {
         // With h7 gone, a rook promoted on h8 reaches b5 by h5 in two moves.
         let open = needed("rnbqkbnr/ppppppp1/8/1R6/8/8/PPPPPPPP/1N2KBNR w - -");
         assert_eq!(open.white, PROMOTION_MOVES + 2);
+    }
+
+    /// pg-P1068371's last position: Black has its sixteen units, so White captured nothing and
+    /// promoted only on the a- and b-files, where it has no pawn; its third knight, on f6, came
+    /// from a8 or b8 (two moves at least), not from e8 or g8 (one).
+    #[test]
+    fn a_side_that_captured_nothing_promotes_on_its_files_without_a_pawn() {
+        let board = "1rb3nr/1ppnpp1p/q1qp1N2/2b3pR/BQ2PP2/K2Pk3/1BPN2PP/6NR";
+        let both = |fen: &str| {
+            let pos = RetroPosition::from_fen(fen).expect("FEN");
+            (
+                Bound::new(true).moves_needed(&pos),
+                Bound::new(true)
+                    .without_promotion_files()
+                    .moves_needed(&pos),
+            )
+        };
+        let (with, without) = both(&format!("{board} b - -"));
+        assert_eq!(with.white, without.white + 1);
+        assert_eq!(with.black, without.black);
+        // The colour swap: Black's knight on f3.
+        let swapped = retrace_testkit::swapped_board(board);
+        let (with, without) = both(&format!("{swapped} w - -"));
+        assert_eq!(with.black, without.black + 1);
+        // The near miss: with the h7 pawn gone White may have captured, and promoted anywhere.
+        let (with, without) = both("1rb3nr/1ppnpp2/q1qp1N2/2b3pR/BQ2PP2/K2Pk3/1BPN2PP/6NR b - -");
+        assert_eq!(with.white, without.white);
+        assert_eq!(
+            promotion_squares(Color::White, &board.parse().expect("board")),
+            Bitboard::from(Square::A8) | Bitboard::from(Square::B8)
+        );
     }
 }
