@@ -84,13 +84,11 @@ pub fn complete_fen(fen: &str, plies: u32) -> String {
 /// full FEN as it is.
 #[must_use]
 pub fn shortest_fens(fen: &str) -> Vec<String> {
-    if fen.split_ascii_whitespace().count() == 1 {
-        ["w", "b"]
-            .iter()
-            .map(|side| format!("{} {side}", fen.trim()))
-            .collect()
+    let (even, odd) = (complete_fen(fen, 0), complete_fen(fen, 1));
+    if even == odd {
+        vec![even]
     } else {
-        vec![fen.to_owned()]
+        vec![even, odd]
     }
 }
 

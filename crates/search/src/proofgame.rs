@@ -53,6 +53,17 @@ pub struct ProofGames {
 }
 
 impl ProofGames {
+    /// A complete search that found no game and visited nothing (a length no game can have).
+    fn none() -> ProofGames {
+        ProofGames {
+            games: Vec::new(),
+            count: 0,
+            complete: true,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        }
+    }
+
     /// `Some(true)` when the search was complete and found exactly one game, `Some(false)` when it
     /// was complete and found none or several, `None` when it was cut short (nothing is known).
     #[must_use]
@@ -86,13 +97,7 @@ pub fn proof_games<P: Pruner>(
     pruner: &P,
 ) -> ProofGames {
     if pos.to_move() != side_to_move_after(params.plies) {
-        return ProofGames {
-            games: Vec::new(),
-            count: 0,
-            complete: true,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        };
+        return ProofGames::none();
     }
     let solve_params = SolveParams {
         depth: params.plies,
@@ -154,13 +159,7 @@ pub fn shortest_proof_games<P: Pruner>(
     let mut nodes = 0u64;
     let mut last = ShortestProofGames {
         plies: 0,
-        found: ProofGames {
-            games: Vec::new(),
-            count: 0,
-            complete: true,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        },
+        found: ProofGames::none(),
     };
     for plies in 0..=params.plies {
         let Some(pos) = positions
