@@ -3,15 +3,16 @@
 //!
 //! Each unit on the board needs at least the moves of the shortest path of its kind from a start
 //! square to its square, and units move one at a time, so the paths add up. Pawns started on
-//! distinct files, each change of file a capture ([`retrace_legal::pawn_moves_needed`]). The paths avoid the
-//! permanent squares ([`retrace_legal::permanent_squares`]): a pawn on its start square, or an
-//! original walled in by them, stood there throughout the game, so no unit ever passed, entered or
-//! captured there. Nor did a rook or queen ever slide along a file across the stretch a pawn of
-//! a side that captured nothing stood on all game ([`crate::columns`]). A unit that no start
-//! square of its kind reaches (or more units of a kind than
-//! start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a pawn,
-//! and then, as a piece, at least the moves of the shortest path of its kind from a promotion
-//! square to its square (the promotion squares are those no unit stood on throughout the game).
+//! distinct files, each change of file a capture ([`retrace_legal::pawn_moves_needed`]). The
+//! paths avoid the permanent squares ([`retrace_legal::permanent_squares`]): a pawn on its start
+//! square, or an original walled in by them, stood there throughout the game, so no unit ever
+//! passed, entered or captured there. Nor did a unit ever get past a pawn that made no capture
+//! by moving along its file: the pawn stayed on it, so that takes leaving the file and coming back
+//! ([`crate::columns`]). A unit that no start square of its kind reaches (or more units of a kind
+//! than start squares) is a promoted pawn, which made at least [`PROMOTION_MOVES`] moves as a
+//! pawn, and then, as a piece, at least the moves of the shortest path of its kind from a
+//! promotion square to its square (the promotion squares are those no unit stood on throughout
+//! the game).
 //! Every missing enemy unit was captured by a move of the side, which may be one of those moves;
 //! those its pawns on the board did not make were made by its other units, in moves of theirs
 //! that may be the ones counted for them, on top of the pawns' moves ([`crate::capture_moves`]).
@@ -32,7 +33,7 @@ use shakmaty::{
 };
 
 use crate::capture_moves::PawnCaptures;
-use crate::columns::Columns;
+use crate::columns::{Columns, Lanes, LANES};
 
 /// The moves of a promoted unit at least: a pawn needs five to reach the last rank (a double step
 /// and four single steps or captures), the promotion being the fifth.
@@ -73,51 +74,115 @@ const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Que
 type Maps = [[u8; 64]; STARTS.len() + PROMOTIONS.len()];
 
 /// The fewest moves of a unit of `role` from `sources` (each with the moves already spent) to
-/// every square, never standing on or passing through `walls`, nor sliding from a square `sq`
-/// to or past a square of `blocks[sq]` ([`Columns::blocks`]).
-fn shortest_paths(
-    role: Role,
-    sources: &[(Square, u8)],
-    walls: Bitboard,
-    blocks: &[Bitboard; 64],
-) -> [u8; 64] {
-    let mut dist = [FAR; 64];
-    let mut seen = Bitboard::EMPTY;
-    let mut frontier = Bitboard::EMPTY;
+/// every square, never standing on or passing through `walls`, and keeping its lane on every
+/// move along a file the pawn columns divide ([`Lanes`]): to stand there now (`end`, in the lane
+/// of the square), and to stand there at some moment (`any`, in any lane).
+fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard, lanes: &Lanes) -> Paths {
+    let mut dist = [[FAR; 64]; LANES];
+    let mut seen = [Bitboard::EMPTY; LANES];
+    let mut frontier = [Bitboard::EMPTY; LANES];
     let mut step = 0u8;
     loop {
         for &(sq, cost) in sources {
-            if cost == step && !seen.contains(sq) {
-                frontier.add(sq);
+            if cost == step {
+                for (lane, within) in frontier.iter_mut().zip(lanes.within) {
+                    if within.contains(sq) {
+                        lane.add(sq);
+                    }
+                }
             }
         }
-        for sq in frontier {
-            dist[sq.to_usize()] = step;
+        let mut done = true;
+        for ((frontier, seen), dist) in frontier.iter_mut().zip(&mut seen).zip(&mut dist) {
+            *frontier &= !*seen;
+            for sq in *frontier {
+                dist[sq.to_usize()] = step;
+            }
+            *seen |= *frontier;
+            done &= frontier.is_empty();
         }
-        seen |= frontier;
-        if frontier.is_empty() && sources.iter().all(|&(_, cost)| cost <= step) {
-            return dist;
+        if done && sources.iter().all(|&(_, cost)| cost <= step) {
+            break;
         }
-        let mut next = Bitboard::EMPTY;
-        for sq in frontier {
-            next |= match role {
-                Role::Knight => attacks::knight_attacks(sq),
-                Role::King => attacks::king_attacks(sq),
-                _ => {
-                    let blocked = blocks[sq.to_usize()];
-                    attacks::attacks(sq, role.of(Color::White), walls | blocked) & !blocked
+        let mut next = [Bitboard::EMPTY; LANES];
+        for (lane, &squares) in frontier.iter().enumerate() {
+            for sq in squares {
+                let reach = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::King => attacks::king_attacks(sq),
+                    _ => attacks::attacks(sq, role.of(Color::White), walls),
+                };
+                // A move along a divided file keeps the lane; any other enters any lane its
+                // square allows.
+                let along = if lanes.open.contains(sq) {
+                    Bitboard::EMPTY
+                } else {
+                    reach & Bitboard::from_file(sq.file())
+                };
+                next[lane] |= along & lanes.within[lane];
+                let across = reach & !along;
+                for (to, within) in next.iter_mut().zip(lanes.within) {
+                    *to |= across & within;
                 }
-            };
+            }
         }
-        frontier = next & !walls & !seen;
+        for ((frontier, next), seen) in frontier.iter_mut().zip(next).zip(seen) {
+            *frontier = next & !walls & !seen;
+        }
         step += 1;
+    }
+    let mut paths = Paths {
+        end: [FAR; 64],
+        any: [FAR; 64],
+    };
+    for (dist, end) in dist.iter().zip(lanes.end) {
+        for sq in Square::ALL {
+            let d = dist[sq.to_usize()];
+            let any = &mut paths.any[sq.to_usize()];
+            *any = (*any).min(d);
+            if end.contains(sq) {
+                paths.end[sq.to_usize()] = d;
+            }
+        }
+    }
+    paths
+}
+
+/// A unit's fewest moves to each square (see [`shortest_paths`]).
+struct Paths {
+    /// To stand there now.
+    end: [u8; 64],
+    /// To stand there at some moment of the game.
+    any: [u8; 64],
+}
+
+/// A side's maps (see [`Maps`]), of the paths to where its units stand now and to where they
+/// stood at some moment (where the captured ones were taken: in any lane, see [`Lanes`]).
+#[derive(Clone, Debug)]
+struct SideMaps {
+    /// To where the units stand now.
+    end: Maps,
+    /// To where a unit stood at some moment.
+    any: Maps,
+}
+
+impl SideMaps {
+    /// The maps with `paths` at `index`.
+    fn set(&mut self, index: usize, paths: &Paths) {
+        self.end[index] = paths.end;
+        self.any[index] = paths.any;
     }
 }
 
-/// The maps of `color` around the permanent squares `walls` and the columns' `blocks`.
-fn maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64], promotion: Bitboard) -> Maps {
-    let mut all = [[FAR; 64]; STARTS.len() + PROMOTIONS.len()];
-    all[..STARTS.len()].copy_from_slice(&start_maps(color, walls, blocks));
+/// The maps of `color` around the permanent squares `walls` and the columns' `lanes`.
+fn maps(color: Color, walls: Bitboard, lanes: &Lanes, promotion: Bitboard) -> SideMaps {
+    let mut all = SideMaps {
+        end: [[FAR; 64]; STARTS.len() + PROMOTIONS.len()],
+        any: [[FAR; 64]; STARTS.len() + PROMOTIONS.len()],
+    };
+    for (index, paths) in start_maps(color, walls, lanes).iter().enumerate() {
+        all.set(index, paths);
+    }
     // A pawn promotes on a square of the last rank where no unit stood throughout the game, and
     // on a file a pawn of the side can have reached it by ([`promotion_squares`]).
     let open = promotion & !walls;
@@ -126,8 +191,11 @@ fn maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64], promotion: Bitbo
         *source = (sq, 0);
     }
     let sources = &sources[..open.count()];
-    for (map, role) in all[STARTS.len()..].iter_mut().zip(PROMOTIONS) {
-        *map = shortest_paths(role, sources, walls, blocks);
+    for (index, role) in PROMOTIONS.into_iter().enumerate() {
+        all.set(
+            STARTS.len() + index,
+            &shortest_paths(role, sources, walls, lanes),
+        );
     }
     all
 }
@@ -151,9 +219,9 @@ fn attacked_throughout(attacker: Color, walls: Bitboard) -> Bitboard {
     attacked
 }
 
-/// The maps of the starts of [`STARTS`] of `color` around the permanent squares `walls` and the
-/// columns' `blocks`.
-fn start_maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64]) -> [[u8; 64]; STARTS.len()] {
+/// The paths of the starts of [`STARTS`] of `color` around the permanent squares `walls` and the
+/// columns' `lanes`.
+fn start_maps(color: Color, walls: Bitboard, lanes: &Lanes) -> [Paths; STARTS.len()] {
     let rank = color.backrank();
     // A king never stands where an enemy unit that never moved attacks.
     let king_walls = walls | attacked_throughout(color.other(), walls);
@@ -191,7 +259,7 @@ fn start_maps(color: Color, walls: Bitboard, blocks: &[Bitboard; 64]) -> [[u8; 6
                     .into_iter()
                     .any(|side| castled(side) == Some((sq, cost)) && may_castle(color, side, walls))
         });
-        shortest_paths(role, &sources, walls, blocks)
+        shortest_paths(role, &sources, walls, lanes)
     })
 }
 
@@ -216,7 +284,7 @@ fn may_castle(color: Color, side: CastlingSide, walls: Bitboard) -> bool {
 }
 
 /// A cache slot: the permanent squares and the columns, and the maps of both sides around them.
-type Slot = Option<(Obstacles, Box<ByColor<Maps>>)>;
+type Slot = Option<(Obstacles, Box<ByColor<SideMaps>>)>;
 
 /// What stands in the way of every path throughout the game: the permanent squares and the pawn
 /// columns ([`Columns`]); and where each side's pawns can have promoted
@@ -246,9 +314,9 @@ impl Obstacles {
     }
 
     /// The maps of both sides around them.
-    fn maps(self) -> ByColor<Maps> {
-        let blocks = self.columns.blocks();
-        ByColor::new_with(|c| maps(c, self.walls, &blocks, *self.promotion.get(c)))
+    fn maps(self) -> ByColor<SideMaps> {
+        let lanes = self.columns.lanes();
+        ByColor::new_with(|c| maps(c, self.walls, &lanes, *self.promotion.get(c)))
     }
 }
 
@@ -648,7 +716,7 @@ pub(crate) fn fewest_moves(role: Role, from: Square, to: Square) -> u32 {
 /// some shortest path of a map of a piece on the board from where it may have started to where
 /// it stands leads through `home`, or for the other side's king, through a square that `unit`
 /// attacks. If not, the bound with the wall is the bound without it.
-fn crosses_a_path(maps: &ByColor<Maps>, board: &Board, home: Square, unit: Piece) -> bool {
+fn crosses_a_path(maps: &ByColor<SideMaps>, board: &Board, home: Square, unit: Piece) -> bool {
     let attacked = attacks::attacks(home, unit, Bitboard::FULL);
     board.occupied().without(home).into_iter().any(|to| {
         let Some(piece) = board.piece_at(to) else {
@@ -663,20 +731,24 @@ fn crosses_a_path(maps: &ByColor<Maps>, board: &Board, home: Square, unit: Piece
             Bitboard::from_square(home)
         };
         let maps = maps.get(piece.color);
-        starts_of(maps, piece.role)
+        let ends = starts_of(&maps.end, piece.role)
             .iter()
-            .chain(promoted_map(maps, piece.role))
-            .any(|map| {
-                squares
-                    .into_iter()
-                    .any(|sq| leads_through(map, piece.role, sq, to))
-            })
+            .chain(promoted_map(&maps.end, piece.role));
+        let anys = starts_of(&maps.any, piece.role)
+            .iter()
+            .chain(promoted_map(&maps.any, piece.role));
+        ends.zip(anys).any(|(end, any)| {
+            squares
+                .into_iter()
+                .any(|sq| leads_through(any, end, piece.role, sq, to))
+        })
     })
 }
 
-/// Whether a shortest path of `map` (of a unit of `role`) to `to` can lead through `sq`.
-fn leads_through(map: &[u8; 64], role: Role, sq: Square, to: Square) -> bool {
-    let (at, there) = (map[sq.to_usize()], map[to.to_usize()]);
+/// Whether a shortest path of a unit of `role` to stand on `to` now (its map `end`) can lead
+/// through `sq` (its map `any`: the unit passed there at some moment).
+fn leads_through(any: &[u8; 64], end: &[u8; 64], role: Role, sq: Square, to: Square) -> bool {
+    let (at, there) = (any[sq.to_usize()], end[to.to_usize()]);
     there != FAR
         && at != FAR
         && u32::from(at).saturating_add(fewest_moves(role, sq, to)) <= u32::from(there)
@@ -867,8 +939,8 @@ impl Bound {
                 let maps = self.maps_for(obstacles, 0);
                 // Only the paths of its kind change.
                 let kind = board.by_color(color) & board.by_role(role);
-                let swapped = ours.pieces - role_moves(maps.get(color), role, kind, None)
-                    + role_moves(maps.get(color), role, kind, Some((of_kind, home)));
+                let swapped = ours.pieces - role_moves(&maps.get(color).end, role, kind, None)
+                    + role_moves(&maps.get(color).end, role, kind, Some((of_kind, home)));
                 let on_a_path = crosses_a_path(&maps, board, home, role.of(color));
                 self.put_back(obstacles, 0, maps);
                 if ours.with_pieces(swapped).total(0) <= budget_left || !on_a_path {
@@ -880,7 +952,7 @@ impl Bound {
                 let walled = obstacles.with(home);
                 let maps = self.maps_for(walled, 1);
                 let fits = Color::ALL.into_iter().all(|c| {
-                    let pieces = pieces_moves(maps.get(c), c, board);
+                    let pieces = pieces_moves(&maps.get(c).end, c, board);
                     needed.get(c).with_pieces(pieces).total(0) <= *budget.get(c)
                 });
                 self.put_back(walled, 1, maps);
@@ -969,9 +1041,9 @@ impl Bound {
         let maps = self.maps_for(obstacles, 0);
         let list = STARTS
             .iter()
-            .zip(maps.get(capturer).iter())
+            .zip(maps.get(capturer).any.iter())
             .map(|(&(role, _), map)| (role, map));
-        let mut starts = [(Role::King, &maps.get(capturer)[0]); STARTS.len()];
+        let mut starts = [(Role::King, &maps.get(capturer).any[0]); STARTS.len()];
         for (slot, entry) in starts.iter_mut().zip(list) {
             *slot = entry;
         }
@@ -989,7 +1061,7 @@ impl Bound {
     /// The maps around the obstacles `key`, from the cache's `region` (0 for the
     /// positions' own, 1 for those with a piece at home walled) or made (give them back with
     /// [`Bound::put_back`]).
-    fn maps_for(&mut self, key: Obstacles, region: usize) -> Box<ByColor<Maps>> {
+    fn maps_for(&mut self, key: Obstacles, region: usize) -> Box<ByColor<SideMaps>> {
         let slot = region * SLOTS + slot_of(key.digest(), SLOTS);
         match slots(&mut self.maps, 2 * SLOTS)[slot].take() {
             Some((k, maps)) if k == key => maps,
@@ -998,7 +1070,7 @@ impl Bound {
     }
 
     /// Keeps `maps`, the maps around `key`, in the cache's `region`.
-    fn put_back(&mut self, key: Obstacles, region: usize, maps: Box<ByColor<Maps>>) {
+    fn put_back(&mut self, key: Obstacles, region: usize, maps: Box<ByColor<SideMaps>>) {
         self.maps[region * SLOTS + slot_of(key.digest(), SLOTS)] = Some((key, maps));
     }
 
@@ -1014,7 +1086,7 @@ impl Bound {
         let board = pos.board();
         let maps = self.maps_for(obstacles, 0);
         let ours = board.by_color(color);
-        let pieces = pieces_moves(maps.get(color), color, board);
+        let pieces = pieces_moves(&maps.get(color).end, color, board);
         let table = self.pawn_captures(color, ours & board.pawns());
         let captured = if self.capture_squares {
             let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
@@ -1023,14 +1095,14 @@ impl Bound {
                 color.other(),
                 enemy_pawns,
                 obstacles,
-                maps.get(color),
+                &maps.get(color).any,
                 missing,
             )
         } else {
             0
         };
         let at_home = if self.capture_moves {
-            home_capture_moves(maps.get(color), homes)
+            home_capture_moves(&maps.get(color).end, homes)
         } else {
             0
         };
@@ -1040,8 +1112,8 @@ impl Bound {
             // Each promotion's unit is on the board (its path from a promotion square counted
             // with the pieces) or was captured since, after five moves as a pawn at least: the
             // captured units' moves are then at least those, as well as `captured`.
-            let king = role_moves(maps.get(color), Role::King, ours & board.kings(), None);
-            let least = pieces_promoted(maps.get(color), color, board);
+            let king = role_moves(&maps.get(color).end, Role::King, ours & board.kings(), None);
+            let least = pieces_promoted(&maps.get(color).end, color, board);
             promoted = (0..=promotions.min(8))
                 .map(|gone| {
                     least[(promotions - gone) as usize]
@@ -1134,7 +1206,7 @@ mod tests {
     /// The maps of `color` around `walls` alone, with no pawn column and every promotion square.
     fn open_maps(color: Color, walls: Bitboard) -> Maps {
         let last = Bitboard::from_rank(color.other().backrank());
-        maps(color, walls, &Columns::default().blocks(), last)
+        maps(color, walls, &Columns::default().lanes(), last).end
     }
 
     fn needed(fen: &str) -> ByColor<u32> {
@@ -1409,6 +1481,23 @@ mod tests {
         let near = RetroPosition::from_fen("rnbqkbnr/ppppppp1/7p/8/8/8/PPPPPPP1/RNBQKBNR b - -")
             .expect("FEN");
         assert!(bound.within(&near, budget(5, 2)));
+    }
+
+    /// Nothing was captured, so the h4 and h5 pawns went straight up and down their file, and
+    /// the h1 rook on h8 got past both only by leaving the h-file: h1-h3 (the white pawn
+    /// already on h4), along the third rank, up to the sixth (g7 never moved), to h6 and h8.
+    /// Five moves and the pawn's double step, where sliding past the pawns counted three (h1-h3,
+    /// h3-h6 with the white pawn on h2 and the black one on h7, h6-h8).
+    #[test]
+    fn a_rook_gets_past_the_pawns_of_its_file_only_by_leaving_it() {
+        let board = "rnbqkbrR/ppppppp1/5n2/7p/7P/8/PPPPPPP1/RNBQKBN1";
+        assert_eq!(needed(&format!("{board} w - -")).white, 6);
+        // The colour swap: the h8 rook on h1 past the h5 and h4 pawns.
+        let swapped = retrace_testkit::swapped_board(board);
+        assert_eq!(needed(&format!("{swapped} b - -")).black, 6);
+        // The near miss: the rook on h3 stayed below both pawns, one move.
+        let near = "rnbqkbr1/ppppppp1/5n2/7p/7P/7R/PPPPPPP1/RNBQKBN1 w - -";
+        assert_eq!(needed(near).white, 2);
     }
 
     /// `color`'s bound in `fen`, with and without the captures counted as moves.

@@ -1,24 +1,37 @@
 //! Pawn columns: the stretch of its file that a pawn which never captured stood on throughout
-//! the game, which no rook or queen ever slid across (part of the proof-game bound's paths).
+//! the game, which no unit moving along that file ever got past (part of the proof-game bound's
+//! paths).
 //!
 //! # The argument
 //!
 //! A pawn on the board that made no capture (its side captured nothing, its opponent having all
 //! sixteen units on the board, or no assignment of its side's pawns to start files within the
 //! units the opponent misses gives it one: [`crate::capture_moves::straight`]) went straight up
-//! its file: from its start square to where it stands, it
-//! stood on one square of that stretch (its column) at every moment of the game, and it was
-//! never captured (it is on the board). A move that passes over or lands on every square of the
-//! column that its mover does not stand on would pass over or take that pawn, which no move
-//! does. Only a slide along the file covers two squares of a file, so a rook's or queen's slide
-//! along the file from at or beyond one end of a column of two squares or more to at or beyond
-//! the other never happened. (A column of one square is a pawn at home, already a permanent
-//! square.) The shortest paths around the permanent squares that leave out those slides are
-//! still at most the moves of any game.
+//! its file: from its start square to where it stands, it stood on one square of that stretch
+//! (its column) at every moment of the game, and it was never captured (it is on the board).
+//!
+//! Take another unit `U` standing on that file, above or below the pawn. While `U` stays on the
+//! file it stays on the same side of the pawn: a move of `U` along the file neither passes over
+//! the pawn's square nor lands on it (that would take the pawn), and a move of the pawn (a step
+//! or a double step up its file, never a capture) neither passes over `U`'s square nor lands on
+//! it. So `U` changes sides only by leaving the file and coming back, and a rook, queen or king
+//! that must get from one end of a column to the other on the file pays that detour (pg-P1080429:
+//! the h1 rook reaches h8 past the h4 and h5 pawns by h3-g3-g6-h6, not by h3-h6-h8).
+//!
+//! A white and a black pawn of one file that both made no capture never passed each other (a
+//! pawn that passes another leaves its file), so the white one stands below the black one
+//! throughout. On a file with columns, a unit is thus in one of at most three *lanes*: below
+//! both pawns, between them, above both. Where it stands says which lanes it can be in: below a
+//! white pawn that stands on rank 2 to `w` means a rank under `w`, above it a rank over 2 (and
+//! the same for a black pawn on rank `b` to 7). The bound's paths keep a unit's lane on every move
+//! along such a file, let it enter any lane its square allows when it comes from another file, and
+//! end in the lane of where it stands now (the pawns stand on their column's ends then): each
+//! move of a game keeps those rules, so the paths are still at most the moves of any game.
 
 use shakmaty::{Bitboard, ByColor, Color, Rank, Square};
 
-/// The pawns on the board of each side that captured nothing, whose columns block the slides.
+/// The pawns on the board of each side that captured nothing, whose columns divide their files
+/// into lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Columns(ByColor<Bitboard>);
 
@@ -36,38 +49,86 @@ impl Columns {
         u64::from(self.0.white).rotate_left(23) ^ u64::from(self.0.black).rotate_left(41)
     }
 
-    /// For each square, the squares of its file that a slide from it may neither reach nor pass:
-    /// the far end of each column of two squares or more whose near end is at or beyond it (see
-    /// the [module](self) documentation).
+    /// The lanes of the files the columns divide (see the [module](self) documentation).
     #[must_use]
-    pub(crate) fn blocks(self) -> [Bitboard; 64] {
-        let mut blocks = [Bitboard::EMPTY; 64];
-        for color in Color::ALL {
-            let start = color.relative_rank(Rank::Second);
-            for pawn in *self.0.get(color) {
-                if pawn.rank() == start {
-                    continue;
-                }
-                let (low, high) = (pawn.rank().min(start), pawn.rank().max(start));
-                let file = pawn.file();
-                for sq in Bitboard::from_file(file) {
-                    let rank = sq.rank();
-                    if rank <= low {
-                        blocks[sq.to_usize()].add(Square::from_coords(file, high));
-                    } else if rank >= high {
-                        blocks[sq.to_usize()].add(Square::from_coords(file, low));
+    pub(crate) fn lanes(self) -> Lanes {
+        let mut lanes = Lanes {
+            open: Bitboard::FULL,
+            within: [Bitboard::EMPTY; LANES],
+            end: [Bitboard::EMPTY; LANES],
+        };
+        lanes.within[0] = Bitboard::FULL;
+        lanes.end[0] = Bitboard::FULL;
+        // A pawn at home is a column of one square, already a permanent square that no path
+        // crosses: it divides nothing more.
+        let column = |color: Color, file| {
+            let home = Bitboard::from_rank(color.relative_rank(Rank::Second));
+            (*self.0.get(color) & Bitboard::from_file(file) & !home)
+                .first()
+                .map(Square::rank)
+        };
+        for file in shakmaty::File::ALL {
+            let (white, black) = (column(Color::White, file), column(Color::Black, file));
+            if white.is_none() && black.is_none() {
+                continue;
+            }
+            let squares = Bitboard::from_file(file);
+            lanes.open &= !squares;
+            for lane in &mut lanes.within {
+                *lane &= !squares;
+            }
+            for lane in &mut lanes.end {
+                *lane &= !squares;
+            }
+            for sq in squares {
+                let rank = sq.rank();
+                // Above the white pawn (bit 0), above the black one (bit 1).
+                for (index, lane) in lanes.within.iter_mut().enumerate() {
+                    let (above_white, above_black) = (index & 1 != 0, index & 2 != 0);
+                    let fits_white = match white {
+                        None => !above_white,
+                        Some(_) if above_white => rank > Rank::Second,
+                        Some(w) => rank < w,
+                    };
+                    let fits_black = match black {
+                        None => !above_black,
+                        Some(b) if above_black => rank > b,
+                        Some(_) => rank < Rank::Seventh,
+                    };
+                    // Never above the black pawn and below the white one.
+                    let ordered = !(above_black && !above_white && white.is_some());
+                    if fits_white && fits_black && ordered {
+                        lane.add(sq);
                     }
                 }
+                let above_white = white.is_some_and(|w| rank > w);
+                let above_black = black.is_some_and(|b| rank > b);
+                lanes.end[usize::from(above_white) | usize::from(above_black) << 1].add(sq);
             }
         }
-        blocks
+        lanes
     }
+}
+
+/// The most lanes of a file: below, between and above two pawns, numbered by two bits (above the
+/// white pawn, above the black one), one number left unused.
+pub(crate) const LANES: usize = 4;
+
+/// Where units may stand in each lane of the files the columns divide ([`Columns::lanes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lanes {
+    /// The squares of the files with no column: one lane, numbered 0.
+    pub(crate) open: Bitboard,
+    /// For each lane, the squares a unit may stand on in it (the open files in lane 0).
+    pub(crate) within: [Bitboard; LANES],
+    /// For each lane, the squares where a unit standing there now is in it.
+    pub(crate) end: [Bitboard; LANES],
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{attacks, Board, Role};
+    use shakmaty::{Board, File};
 
     /// The columns of the board `fen`, of the pawns that made no capture.
     fn columns_of(fen: &str) -> Columns {
@@ -78,47 +139,50 @@ mod tests {
         }))
     }
 
+    /// The ranks (1 to 8) of `file` in `squares`.
+    fn ranks(squares: Bitboard, file: File) -> Vec<u32> {
+        (squares & Bitboard::from_file(file))
+            .into_iter()
+            .map(|sq| u32::from(sq.rank()) + 1)
+            .collect()
+    }
+
     #[test]
-    fn a_slide_across_a_column_is_blocked_from_either_end() {
+    fn a_column_divides_its_file_into_lanes() {
         // 1.f3: Black has all its units, so White captured nothing; the f-pawn stood on f2 or f3.
-        let first = columns_of("rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR");
-        let blocks = first.blocks();
-        assert_eq!(
-            blocks[Square::F1.to_usize()],
-            Bitboard::from_square(Square::F3)
-        );
-        assert_eq!(
-            blocks[Square::F2.to_usize()],
-            Bitboard::from_square(Square::F3)
-        );
-        assert_eq!(
-            blocks[Square::F5.to_usize()],
-            Bitboard::from_square(Square::F2)
-        );
-        assert_eq!(blocks[Square::E1.to_usize()], Bitboard::EMPTY);
-        // A rook on f1 reaches f2 and the first rank, never f3 or beyond.
-        let sq = Square::F1;
-        let reach = attacks::attacks(sq, Role::Rook.of(Color::White), blocks[sq.to_usize()])
-            & !blocks[sq.to_usize()];
-        assert!(reach.contains(Square::F2) && !reach.contains(Square::F3));
-        assert!(!reach.contains(Square::F8));
+        let lanes = columns_of("rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR").lanes();
+        // Below it: under f3; above it: over f2 (the f7 pawn at home is a permanent square, no
+        // column).
+        assert_eq!(ranks(lanes.within[0], File::F), [1, 2]);
+        assert_eq!(ranks(lanes.within[1], File::F), [3, 4, 5, 6, 7, 8]);
+        assert!(ranks(lanes.within[2] | lanes.within[3], File::F).is_empty());
+        assert_eq!(ranks(lanes.end[0], File::F), [1, 2, 3]);
+        assert_eq!(ranks(lanes.end[1], File::F), [4, 5, 6, 7, 8]);
+        assert!(!lanes.open.contains(Square::F5) && lanes.open.contains(Square::E5));
         // The colour swap: Black's f-pawn on f6.
-        let swapped = columns_of("rnbqkbnr/ppppp1pp/5p2/8/8/8/PPPPPPPP/RNBQKBNR");
-        assert_eq!(
-            swapped.blocks()[Square::F8.to_usize()],
-            Bitboard::from_square(Square::F6)
-        );
+        let swapped = columns_of("rnbqkbnr/ppppp1pp/5p2/8/8/8/PPPPPPPP/RNBQKBNR").lanes();
+        assert_eq!(ranks(swapped.within[0], File::F), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(ranks(swapped.within[2], File::F), [7, 8]);
         // With a black unit gone White captured once, but not with the f3 pawn: its neighbours
         // are at home, so it came from f2 and took nothing.
         let once = columns_of("rnbqkbn1/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR");
-        assert_eq!(once, first);
-        let swapped_once = columns_of("rnbqkbnr/ppppp1pp/5p2/8/8/8/PPPPPPPP/RNBQKBN1");
-        assert_eq!(
-            swapped_once.blocks()[Square::F8.to_usize()],
-            Bitboard::from_square(Square::F6)
-        );
+        assert_eq!(once.lanes(), lanes);
         // The near miss: with g2 gone too the f3 pawn may have come from g2 with the capture.
-        let near = columns_of("rnbqkbn1/pppppppp/8/8/8/5P2/PPPPP2P/RNBQKBNR");
-        assert!(near.blocks().iter().all(|b| b.is_empty()));
+        let near = columns_of("rnbqkbn1/pppppppp/8/8/8/5P2/PPPPP2P/RNBQKBNR").lanes();
+        assert_eq!(near.open, Bitboard::FULL);
+    }
+
+    /// A white pawn on h4 and a black one on h5, neither of which captured: below both on h1 to
+    /// h3, between them on h3 to h6, above both on h6 to h8 (the pawns move within their
+    /// columns); never above the black one and below the white one.
+    #[test]
+    fn two_columns_make_three_lanes() {
+        let lanes = columns_of("rnbqkbnr/ppppppp1/8/7p/7P/8/PPPPPPP1/RNBQKBNR").lanes();
+        assert_eq!(ranks(lanes.within[0], File::H), [1, 2, 3]);
+        assert_eq!(ranks(lanes.within[1], File::H), [3, 4, 5, 6]);
+        assert!(ranks(lanes.within[2], File::H).is_empty());
+        assert_eq!(ranks(lanes.within[3], File::H), [6, 7, 8]);
+        assert_eq!(ranks(lanes.end[0], File::H), [1, 2, 3, 4]);
+        assert_eq!(ranks(lanes.end[3], File::H), [6, 7, 8]);
     }
 }
