@@ -78,6 +78,12 @@ type Maps = [[u8; 64]; STARTS.len() + PROMOTIONS.len()];
 /// move along a file the pawn columns divide ([`Lanes`]): to stand there now (`end`, in the lane
 /// of the square), and to stand there at some moment (`any`, in any lane).
 fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard, lanes: &Lanes) -> Paths {
+    // A knight or bishop never moves along a file: every lane is open to it.
+    let lanes = if matches!(role, Role::Knight | Role::Bishop) {
+        &Lanes::OPEN
+    } else {
+        lanes
+    };
     let mut dist = [[FAR; 64]; LANES];
     let mut seen = [Bitboard::EMPTY; LANES];
     let mut frontier = [Bitboard::EMPTY; LANES];
@@ -105,6 +111,8 @@ fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard, lanes: 
             break;
         }
         let mut next = [Bitboard::EMPTY; LANES];
+        // The squares reached by a move that is not along a divided file, in any lane.
+        let mut across = Bitboard::EMPTY;
         for (lane, &squares) in frontier.iter().enumerate() {
             for sq in squares {
                 let reach = match role {
@@ -112,38 +120,40 @@ fn shortest_paths(role: Role, sources: &[(Square, u8)], walls: Bitboard, lanes: 
                     Role::King => attacks::king_attacks(sq),
                     _ => attacks::attacks(sq, role.of(Color::White), walls),
                 };
-                // A move along a divided file keeps the lane; any other enters any lane its
-                // square allows.
-                let along = if lanes.open.contains(sq) {
-                    Bitboard::EMPTY
+                if lanes.open.contains(sq) {
+                    across |= reach;
                 } else {
-                    reach & Bitboard::from_file(sq.file())
-                };
-                next[lane] |= along & lanes.within[lane];
-                let across = reach & !along;
-                for (to, within) in next.iter_mut().zip(lanes.within) {
-                    *to |= across & within;
+                    // A move along a divided file keeps the lane; any other enters any lane
+                    // its square allows.
+                    let along = reach & Bitboard::from_file(sq.file());
+                    next[lane] |= along & lanes.within[lane];
+                    across |= reach & !along;
                 }
             }
+        }
+        for (next, within) in next.iter_mut().zip(lanes.within) {
+            *next |= across & within;
         }
         for ((frontier, next), seen) in frontier.iter_mut().zip(next).zip(seen) {
             *frontier = next & !walls & !seen;
         }
         step += 1;
     }
+    // Off the divided files every square is in lane 0.
     let mut paths = Paths {
-        end: [FAR; 64],
-        any: [FAR; 64],
+        end: dist[0],
+        any: dist[0],
     };
-    for (dist, end) in dist.iter().zip(lanes.end) {
-        for sq in Square::ALL {
-            let d = dist[sq.to_usize()];
-            let any = &mut paths.any[sq.to_usize()];
-            *any = (*any).min(d);
+    for sq in !lanes.open {
+        let i = sq.to_usize();
+        let mut any = FAR;
+        for (dist, end) in dist.iter().zip(lanes.end) {
+            any = any.min(dist[i]);
             if end.contains(sq) {
-                paths.end[sq.to_usize()] = d;
+                paths.end[i] = dist[i];
             }
         }
+        paths.any[i] = any;
     }
     paths
 }

@@ -52,13 +52,7 @@ impl Columns {
     /// The lanes of the files the columns divide (see the [module](self) documentation).
     #[must_use]
     pub(crate) fn lanes(self) -> Lanes {
-        let mut lanes = Lanes {
-            open: Bitboard::FULL,
-            within: [Bitboard::EMPTY; LANES],
-            end: [Bitboard::EMPTY; LANES],
-        };
-        lanes.within[0] = Bitboard::FULL;
-        lanes.end[0] = Bitboard::FULL;
+        let mut lanes = Lanes::OPEN;
         // A pawn at home is a column of one square, already a permanent square that no path
         // crosses: it divides nothing more.
         let column = |color: Color, file| {
@@ -123,6 +117,25 @@ pub(crate) struct Lanes {
     pub(crate) within: [Bitboard; LANES],
     /// For each lane, the squares where a unit standing there now is in it.
     pub(crate) end: [Bitboard; LANES],
+}
+
+impl Lanes {
+    /// No file divided: every square in lane 0.
+    pub(crate) const OPEN: Lanes = Lanes {
+        open: Bitboard::FULL,
+        within: [
+            Bitboard::FULL,
+            Bitboard::EMPTY,
+            Bitboard::EMPTY,
+            Bitboard::EMPTY,
+        ],
+        end: [
+            Bitboard::FULL,
+            Bitboard::EMPTY,
+            Bitboard::EMPTY,
+            Bitboard::EMPTY,
+        ],
+    };
 }
 
 #[cfg(test)]
