@@ -331,20 +331,24 @@ impl Obstacles {
 }
 
 /// The squares of the last rank where a pawn of `color` can have promoted in a game that reaches
-/// `board`: all of them, unless the side captured nothing (the other side has its sixteen units).
+/// `board`: all of them, unless the side captured nothing (the other side has its sixteen units);
+/// `blockers` are the other side's pawns that made no capture ([`Columns`]).
 ///
 /// **Why.** A pawn leaves its file only by capturing. A side that captured nothing kept every
 /// pawn on its start file, so each file held one pawn of the side at most all game, and a pawn
 /// that promoted did so on its own file, which has no pawn of the side since (no other pawn could
-/// enter it). So such a side promoted only on the files where it has no pawn now, and its promoted
-/// units start their paths there: the knight on f6 of pg-P1068371, promoted by the a-pawn of a
-/// side that took nothing, came from a8 or b8, two moves at least, not from e8 or g8.
-fn promotion_squares(color: Color, board: &Board) -> Bitboard {
+/// enter it). Nor does that file hold an enemy pawn that made no capture: that pawn stayed on the
+/// file all game, and two pawns of one file never pass each other while both stay on it. So such
+/// a side promoted only on the files where it has no pawn now and the other side has no pawn that
+/// never left its file, and its promoted units start their paths there: the knight on f6 of
+/// pg-P1068371, promoted by a pawn of a side that took nothing, came from a8 (the b7 pawn never
+/// moved), three moves at least, not from e8 or g8, nor from b8 in two.
+fn promotion_squares(color: Color, board: &Board, blockers: Bitboard) -> Bitboard {
     let last = Bitboard::from_rank(color.other().backrank());
     if board.by_color(color.other()).count() < 16 {
         return last;
     }
-    let pawns = board.by_color(color) & board.pawns();
+    let pawns = (board.by_color(color) & board.pawns()) | blockers;
     last.into_iter()
         .filter(|sq| (pawns & Bitboard::from_file(sq.file())).is_empty())
         .collect()
@@ -1005,7 +1009,7 @@ impl Bound {
         };
         let promotion = ByColor::new_with(|color| {
             if self.promotion_files {
-                promotion_squares(color, board)
+                promotion_squares(color, board, columns.pawns(color.other()))
             } else {
                 Bitboard::from_rank(color.other().backrank())
             }
@@ -1828,8 +1832,9 @@ mod tests {
     }
 
     /// pg-P1068371's last position: Black has its sixteen units, so White captured nothing and
-    /// promoted only on the a- and b-files, where it has no pawn; its third knight, on f6, came
-    /// from a8 or b8 (two moves at least), not from e8 or g8 (one).
+    /// promoted only on the a- and b-files, where it has no pawn, and not on b8 past the b7 pawn,
+    /// which never moved; its third knight, on f6, came from a8 (three moves at least), not from
+    /// b8 (two) nor from e8 or g8 (one).
     #[test]
     fn a_side_that_captured_nothing_promotes_on_its_files_without_a_pawn() {
         let board = "1rb3nr/1ppnpp1p/q1qp1N2/2b3pR/BQ2PP2/K2Pk3/1BPN2PP/6NR";
@@ -1843,18 +1848,22 @@ mod tests {
             )
         };
         let (with, without) = both(&format!("{board} b - -"));
-        assert_eq!(with.white, without.white + 1);
+        assert_eq!(with.white, without.white + 2);
         assert_eq!(with.black, without.black);
         // The colour swap: Black's knight on f3.
         let swapped = retrace_testkit::swapped_board(board);
         let (with, without) = both(&format!("{swapped} w - -"));
-        assert_eq!(with.black, without.black + 1);
+        assert_eq!(with.black, without.black + 2);
         // The near miss: with the h7 pawn gone White may have captured, and promoted anywhere.
         let (with, without) = both("1rb3nr/1ppnpp2/q1qp1N2/2b3pR/BQ2PP2/K2Pk3/1BPN2PP/6NR b - -");
         assert_eq!(with.white, without.white);
         assert_eq!(
-            promotion_squares(Color::White, &board.parse().expect("board")),
-            Bitboard::from(Square::A8) | Bitboard::from(Square::B8)
+            promotion_squares(
+                Color::White,
+                &board.parse().expect("board"),
+                Bitboard::from(Square::B7)
+            ),
+            Bitboard::from(Square::A8)
         );
     }
 }

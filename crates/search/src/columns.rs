@@ -43,6 +43,12 @@ impl Columns {
         Columns(straight)
     }
 
+    /// The pawns of `color` that made no capture.
+    #[must_use]
+    pub(crate) fn pawns(self, color: Color) -> Bitboard {
+        *self.0.get(color)
+    }
+
     /// A 64-bit digest for a cache key (with the exact value kept beside it).
     #[must_use]
     pub(crate) fn digest(self) -> u64 {
