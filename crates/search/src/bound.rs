@@ -356,9 +356,10 @@ fn promotion_squares(color: Color, board: &Board, blockers: Bitboard) -> Bitboar
 
 /// Slots of the cache of maps (a power of two), for the permanent squares of the positions;
 /// as many again for those with one piece at home more ([`Bound::within`]), so that these never
-/// push the positions' own out. A slot's maps take about 1.5 KB, made on first use: at most
-/// 25 MB a search, and a proof game's walls change often enough (the obstacles' walled squares
-/// too) that 2,048 slots rebuilt maps for a quarter of its time.
+/// push the positions' own out. A slot's maps take about 3 KB (both sides, to where the units
+/// stand and to where they stood), made on first use: at most 50 MB a search, and a proof game's
+/// walls change often enough (the obstacles' walled squares too) that 2,048 slots rebuilt maps
+/// for a quarter of its time.
 const SLOTS: usize = 1 << 13;
 
 /// The slot of a 64-bit key in a cache of `slots` slots (a power of two).
