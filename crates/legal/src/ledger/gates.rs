@@ -375,6 +375,34 @@ pub(super) enum Shut {
     Walk { units: Bitboard, squares: Bitboard },
 }
 
+/// Why the combinations failing the gates failed, for the message: the first of each kind.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Shuts {
+    /// Promoted units on the board beyond the victim's promotions.
+    promotions: Option<u32>,
+    /// The taker's promoted units and their promotion squares that no walk reaches.
+    walk: Option<(Bitboard, Bitboard)>,
+}
+
+impl Shuts {
+    /// Records one failing combination.
+    pub(super) fn add(&mut self, shut: Shut) {
+        match shut {
+            Shut::Promotions { promoted } => {
+                self.promotions.get_or_insert(promoted);
+            }
+            Shut::Walk { units, squares } => {
+                self.walk.get_or_insert((units, squares));
+            }
+        }
+    }
+
+    /// Whether some combination failed the gates.
+    pub(super) fn any(&self) -> bool {
+        self.promotions.is_some() || self.walk.is_some()
+    }
+}
+
 /// The gate check of one combination and one choice of the victim's promotions: `None` if it
 /// passes.
 pub(super) struct Check<'a> {
@@ -440,47 +468,50 @@ impl Check<'_> {
     }
 }
 
-/// The [`ReasonCode::LedgerGate`] reason for `taker`, from the first combination `shut` failed
-/// (`mixed`: others failed for the ledger's other reasons).
-pub(super) fn reason(taker: Color, shut: Shut, mixed: bool) -> Reason {
+/// The [`ReasonCode::LedgerGate`] reason for `taker`, from the combinations that failed the
+/// gates (`mixed`: others failed for the ledger's other reasons).
+pub(super) fn reason(taker: Color, shuts: &Shuts, mixed: bool) -> Reason {
     let victim = taker.other();
-    let gates = "the pawns standing on their third rank on their own files came there in one \
-                 step, so no unit ever passed between those two squares";
-    let (what, squares) = match shut {
-        Shut::Promotions { promoted } => (
-            format!(
-                "the originals those gates and the units that never moved shut in never left \
-                 their pens, so {promoted} of {}'s units on the board are promoted, more than \
-                 its pawns can have promoted with the captures it made",
-                color_name(victim)
-            ),
-            Bitboard::EMPTY,
-        ),
-        Shut::Walk { units, squares } => (
-            format!(
-                "the {} pawn that promoted to the unit on {} reached {} only by captures on \
-                 squares where no missing {} unit can have stood (each capture took its own: \
-                 an original inside its pen, a bishop on its colour, a pawn on the files its \
-                 captures reach), never stepping between those squares nor onto a square \
-                 from which it checked a king that never moved",
-                color_adj(taker),
-                squares_text(units).replace(" and ", " or "),
-                squares_text(squares).replace(" and ", " or "),
-                color_adj(victim)
-            ),
-            units | squares,
-        ),
+    let mut parts = Vec::new();
+    let mut squares = Bitboard::EMPTY;
+    if let Some(promoted) = shuts.promotions {
+        parts.push(format!(
+            "the originals those steps and the units that never moved shut in never left their \
+             pens, so at least {promoted} of {}'s units on the board {} promoted, more than \
+             its pawns can have promoted with the captures it has left",
+            color_name(victim),
+            if promoted == 1 { "is" } else { "are" }
+        ));
+    }
+    if let Some((units, to)) = shuts.walk {
+        squares |= units | to;
+        parts.push(format!(
+            "the {} pawn that promoted to the unit on {} reached {} only by captures on \
+             squares where none of {}'s captured units can have stood (each capture took its \
+             own: an original inside its pen, a bishop on its colour, a pawn on the files its \
+             captures reach), never stepping between those squares nor onto a square from \
+             which it checked a king that never moved",
+            color_adj(taker),
+            squares_text(units).replace(" and ", " or "),
+            squares_text(to).replace(" and ", " or "),
+            color_name(victim)
+        ));
+    }
+    let what = match parts.as_slice() {
+        [one] => one.clone(),
+        _ => format!("either {}", parts.join("; or ")),
     };
     let others = if mixed {
-        " (in the other accounts the captures cannot have taken the pawns that died as pawns)"
+        " (in the others the captures cannot have taken the pawns that died as pawns)"
     } else {
         ""
     };
     Reason::new(
         ReasonCode::LedgerGate,
         format!(
-            "in every account of both sides' pawns within the captures each made{others}, {gates}; \
-             and {what}"
+            "in every account of both sides' pawns that fits the captures each made{others}, \
+             the pawns standing on their third rank on their own files came there in one step, \
+             so no unit ever passed between those two squares; and {what}"
         ),
         squares,
     )

@@ -134,7 +134,7 @@ enum Failure {
     Locked(Locked),
     /// Some combination fitted every count but failed the gates ([`gates`]); `mixed` when
     /// others failed for the reasons above.
-    Shut { shut: gates::Shut, mixed: bool },
+    Shut { shuts: gates::Shuts, mixed: bool },
 }
 
 /// Appends a [`ReasonCode::LedgerUnmatched`] or [`ReasonCode::LedgerLockedFile`] reason if some side's pawns need all but a few of
@@ -151,8 +151,10 @@ pub(crate) fn ledger(known: &Known<'_>, out: &mut Reasons) {
                 out.add_built(ReasonCode::LedgerLockedFile, || locked_reason(&l));
                 return;
             }
-            Some(Failure::Shut { shut, mixed }) => {
-                out.add_built(ReasonCode::LedgerGate, || gates::reason(taker, shut, mixed));
+            Some(Failure::Shut { shuts, mixed }) => {
+                out.add_built(ReasonCode::LedgerGate, || {
+                    gates::reason(taker, &shuts, mixed)
+                });
                 return;
             }
             None => {}
@@ -196,7 +198,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
     let mut subsets = 0u32;
     let mut witness = None;
     let mut locked_witness = None;
-    let mut shut = None;
+    let mut shuts = gates::Shuts::default();
     for a in assignments.get(Color::White) {
         for b in assignments.get(Color::Black) {
             let pairs = passing_pairs(&items, a, b);
@@ -273,9 +275,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                                 };
                                 match check.shut(subset, &dead) {
                                     None => return None,
-                                    Some(s) => {
-                                        shut.get_or_insert(s);
-                                    }
+                                    Some(s) => shuts.add(s),
                                 }
                             }
                             Verdict::Fails => {}
@@ -299,11 +299,11 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
         }
     }
     let mixed = locked_witness.is_some() || witness.is_some();
-    match (shut, locked_witness, witness) {
-        (Some(shut), _, _) => Some(Failure::Shut { shut, mixed }),
-        (None, Some(l), _) => Some(Failure::Locked(l)),
-        (None, None, Some(w)) => Some(Failure::Unmatched(w)),
-        (None, None, None) => None,
+    match (locked_witness, witness) {
+        _ if shuts.any() => Some(Failure::Shut { shuts, mixed }),
+        (Some(l), _) => Some(Failure::Locked(l)),
+        (None, Some(w)) => Some(Failure::Unmatched(w)),
+        (None, None) => None,
     }
 }
 
