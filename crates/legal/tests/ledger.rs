@@ -11,12 +11,14 @@ mod support;
 use retrace_legal::ReasonCode::{self, *};
 use support::{assert_illegal, assert_legal};
 
-/// `fen` with the board turned upside down and the colours swapped, Black to move for White.
+/// `fen` with the board turned upside down and the colours swapped, Black to move for White and
+/// each side's castling rights given to the other.
 fn swapped(fen: &str) -> String {
     let mut fields = fen.split(' ');
     let board = retrace_testkit::swapped_board(fields.next().unwrap_or_default());
     let turn = if fields.next() == Some("w") { "b" } else { "w" };
-    format!("{board} {turn} - -")
+    let castling = retrace_testkit::swapped_castling(fields.next().unwrap_or("-"));
+    format!("{board} {turn} {castling} -")
 }
 
 /// Asserts `fen` and its colour swap illegal with `code`; returns the first's message.
@@ -264,8 +266,8 @@ fn pawns_that_never_left_their_files_hold_back_the_other_colour() {
 #[test]
 fn a_promoting_pawn_captures_only_units_that_can_stand_there_behind_closed_gates() {
     let board = "4k2r/1pQqp3/p1pp1Bp1/P6p/rnP1P3/2bB4/1P1P1PP1/1N2K2R";
-    let swapped = retrace_testkit::swapped_board(board);
-    for fen in [format!("{board} w Kk -"), format!("{swapped} b Kk -")] {
+    let trigger = format!("{board} w Kk -");
+    for fen in [swapped(&trigger), trigger] {
         let analysis = assert_illegal(&fen, LedgerGate);
         let message = analysis
             .reasons
@@ -285,10 +287,10 @@ fn a_promoting_pawn_captures_only_units_that_can_stand_there_behind_closed_gates
     // With only K kept, Rh8 may have left h8 for the white pawn to promote there (a game of 27
     // moves reaches the diagram so, crates/search/tests/rights.rs).
     for rights in ["k", "K", "-"] {
-        assert_legal(&format!("{board} w {rights} -"));
-        assert_legal(&format!(
-            "{swapped} b {} -",
-            retrace_testkit::swapped_castling(rights)
-        ));
+        legal_both_ways(&format!("{board} w {rights} -"));
     }
+    // With both rights but the a4-rook back on a8, nothing is promoted but the f6-bishop: Black's
+    // g6 may come from f7 after its g-pawn died on the g-file, and the white pawn went up the
+    // g-file and took a knight on f8.
+    legal_both_ways("r3k2r/1pQqp3/p1pp1Bp1/P6p/1nP1P3/2bB4/1P1P1PP1/1N2K2R w Kk -");
 }
