@@ -77,6 +77,10 @@ const COMBINATION_LIMIT: u32 = 20_000;
 /// all combinations; beyond them the ledger gives up.
 const SUBSET_LIMIT: u32 = 20_000;
 
+/// The most choices that fit the counts checked against the gates ([`gates`]), over all
+/// combinations; beyond them the ledger gives up.
+const GATE_LIMIT: u32 = 512;
+
 /// The most slots of one item, or captures to spare, listed (see [`slots_of`]).
 const SLOTS: u32 = 16;
 
@@ -199,6 +203,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
     let mut witness = None;
     let mut locked_witness = None;
     let mut shuts = gates::Shuts::default();
+    let mut gate_checks = 0u32;
     for a in assignments.get(Color::White) {
         for b in assignments.get(Color::Black) {
             let pairs = passing_pairs(&items, a, b);
@@ -257,6 +262,10 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                         let dead = died_as_pawns(!other.used & !subset, spare - paid);
                         match weigh.verdict(&dead, promotable & !subset) {
                             Verdict::Fits => {
+                                gate_checks += 1;
+                                if gate_checks > GATE_LIMIT {
+                                    return None;
+                                }
                                 let (cuts, pens) = gate.get_or_insert_with(|| {
                                     let cuts = gates::cuts(known, &items, a, b);
                                     let pens = gates::Pens::new(known, victim, &cuts);
