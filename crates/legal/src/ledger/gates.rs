@@ -516,3 +516,74 @@ pub(super) fn reason(taker: Color, shuts: &Shuts, mixed: bool) -> Reason {
         squares,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The walk of Kryštufek 36's white h-pawn: e7, e8 and h8 static, f7 and d7 checking the
+    /// king on e8.
+    fn walk(cuts: &TimedList) -> Walk<'_> {
+        Walk {
+            color: Color::White,
+            cuts,
+            fixed: Bitboard::from_square(Square::E7)
+                .with(Square::E8)
+                .with(Square::H8),
+            dead: Bitboard::from_square(Square::F7).with(Square::D7),
+        }
+    }
+
+    const H: u8 = 7;
+
+    #[test]
+    fn a_promotion_by_capture_beside_a_static_king_needs_a_unit_on_each_landing() {
+        let f8 = Bitboard::from_square(Square::F8);
+        let none = TimedList::default();
+        // Straight up the g-file and g7xf8: one capture on the way (h-file to g-file), one on f8.
+        let knight = vec![vec![Bitboard::FULL]];
+        let two = vec![vec![Bitboard::FULL, Bitboard::FULL]];
+        assert!(!walk(&none).fits(H, f8, 3, &knight));
+        assert!(walk(&none).fits(H, f8, 3, &two));
+        // Too few captures allowed.
+        assert!(!walk(&none).fits(H, f8, 1, &two));
+        // A unit that can stand only on light squares takes no capture on f8 (dark).
+        let light = vec![vec![Bitboard::LIGHT_SQUARES, Bitboard::LIGHT_SQUARES]];
+        assert!(!walk(&none).fits(H, f8, 3, &light));
+        // One light unit for hxg on a light square and a knight for f8.
+        let mixed = vec![vec![Bitboard::LIGHT_SQUARES, Bitboard::FULL]];
+        assert!(walk(&none).fits(H, f8, 3, &mixed));
+    }
+
+    #[test]
+    fn a_pawn_that_came_in_one_step_shuts_the_file_behind_it() {
+        let f8 = Bitboard::from_square(Square::F8);
+        let mut cuts = TimedList::default();
+        assert!(cuts.push(Timed {
+            color: Color::Black,
+            from: Square::G7,
+            to: Square::G6,
+        }));
+        // g6-g7 never happened: the pawn reached g7 by a capture (dark), then took on f8 (dark).
+        let mixed = vec![vec![Bitboard::LIGHT_SQUARES, Bitboard::FULL]];
+        assert!(!walk(&cuts).fits(H, f8, 3, &mixed));
+        let dark = vec![vec![Bitboard::DARK_SQUARES, Bitboard::FULL]];
+        assert!(walk(&cuts).fits(H, f8, 3, &dark));
+        // Either of two choices of the missing originals may be the one.
+        let choices = vec![
+            vec![Bitboard::LIGHT_SQUARES, Bitboard::FULL],
+            vec![Bitboard::DARK_SQUARES, Bitboard::FULL],
+        ];
+        assert!(walk(&cuts).fits(H, f8, 3, &choices));
+    }
+
+    #[test]
+    fn two_homes_match_two_units_only_if_each_pen_holds_a_different_one() {
+        let a = Bitboard::from_square(Square::A4);
+        let b = Bitboard::from_square(Square::H8);
+        assert_eq!(max_matching([a, b]), 2);
+        assert_eq!(max_matching([a, a]), 1);
+        assert_eq!(max_matching([a | b, Bitboard::EMPTY]), 1);
+        assert_eq!(max_matching([Bitboard::EMPTY; 2]), 0);
+    }
+}
