@@ -38,7 +38,10 @@
 //!   captures it made, the other side's pawns that died on their files matched with the files
 //!   those captures can have landed on ([`ReasonCode::LedgerUnmatched`]), and the white and black
 //!   pawns of a file no account uses, which got by each other only if one left it or died on it,
-//!   given the captures that takes ([`ReasonCode::LedgerLockedFile`]);
+//!   given the captures that takes ([`ReasonCode::LedgerLockedFile`]), and, in each account of
+//!   both sides' pawns, the gates that pawns on their third rank on their own files shut for
+//!   good: the originals they pen in force promotions, and a promoted pawn's captures each took a
+//!   unit that can have stood there ([`ReasonCode::LedgerGate`]);
 //! - failing all those, when few retractions exist, the positions one retraction back, and two
 //!   after a forced last move ([`ReasonCode::PredecessorsIllegal`]).
 //!
@@ -103,7 +106,8 @@ pub struct AnalyzerOptions {
     /// board can leave, which says which pawns are missing and how far they can have strayed);
     /// off, the missing pawns may have started on any free start file.
     pub pawn_accounts: bool,
-    /// The history ledger ([`ReasonCode::LedgerUnmatched`], [`ReasonCode::LedgerLockedFile`]).
+    /// The history ledger ([`ReasonCode::LedgerUnmatched`], [`ReasonCode::LedgerLockedFile`],
+    /// [`ReasonCode::LedgerGate`]).
     pub ledger: bool,
 }
 

@@ -172,6 +172,12 @@ reason_codes! {
     /// plies: no history that deep exists, so no game reaches it (a search's look a few plies
     /// past a candidate's extra depth, for the retro-stalemates just beyond it, issue 25).
     NoHistory = "no_history",
+    /// In every account of both sides' pawns that fits the counts, a gate was shut for good (a
+    /// pawn on its third rank on its own file came in one step, so no unit ever passed between
+    /// the two squares): the originals it pens in leave more promoted units on the board than the
+    /// other side's pawns can have promoted, or a promoted pawn's walk needs captures where no
+    /// missing unit of the other side can have stood (the history ledger, issue 25).
+    LedgerGate = "ledger_gate",
 }
 
 impl ReasonCode {
@@ -314,6 +320,7 @@ mod tests {
             "lost_right_unmoved",
             "en_passant_field",
             "no_history",
+            "ledger_gate",
         ];
         assert_eq!(codes, contract);
     }

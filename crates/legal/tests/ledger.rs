@@ -11,12 +11,14 @@ mod support;
 use retrace_legal::ReasonCode::{self, *};
 use support::{assert_illegal, assert_legal};
 
-/// `fen` with the board turned upside down and the colours swapped, Black to move for White.
+/// `fen` with the board turned upside down and the colours swapped, Black to move for White and
+/// each side's castling rights given to the other.
 fn swapped(fen: &str) -> String {
     let mut fields = fen.split(' ');
     let board = retrace_testkit::swapped_board(fields.next().unwrap_or_default());
     let turn = if fields.next() == Some("w") { "b" } else { "w" };
-    format!("{board} {turn} - -")
+    let castling = retrace_testkit::swapped_castling(fields.next().unwrap_or("-"));
+    format!("{board} {turn} {castling} -")
 }
 
 /// Asserts `fen` and its colour swap illegal with `code`; returns the first's message.
@@ -251,4 +253,44 @@ fn pawns_that_never_left_their_files_hold_back_the_other_colour() {
     // The problem itself, either side to move.
     legal_both_ways("7n/1p3ppp/8/8/6PN/2PPkPPp/1PrR1RPr/2bQ1RK1 w - -");
     legal_both_ways("7n/1p3ppp/8/8/6PN/2PPkPPp/1PrR1RPr/2bQ1RK1 b - -");
+}
+
+/// Kryštufek's no. 36 (100 mal Kniffel-Schach, 1986) with both O-O rights kept, so Ke1, Rh1,
+/// Ke8 and Rh8 never moved (the stipulation gives Ke8 and Rh1; the hand proof is in the doc of
+/// `crates/legal/src/ledger/gates.rs`). White's dark bishop on f6 is promoted (b2 and d2 never
+/// moved, so the c1 bishop never left c1), by the h-pawn, on f8 by g7xf8 only. In every account
+/// of both sides' pawns: with Black's g-pawn on g6 (one step from g7) the white pawn reached g7
+/// by a capture as well, two captures on dark squares of Black's camp where of Black's captured
+/// units only a knight can have stood; otherwise Black's pawns have too few captures left for
+/// the a8-rook, shut in by a6, c6 and d6 on their files, to be replaced by the promoted a4-rook.
+#[test]
+fn a_promoting_pawn_captures_only_units_that_can_stand_there_behind_closed_gates() {
+    let board = "4k2r/1pQqp3/p1pp1Bp1/P6p/rnP1P3/2bB4/1P1P1PP1/1N2K2R";
+    let trigger = format!("{board} w Kk -");
+    for fen in [swapped(&trigger), trigger] {
+        let analysis = assert_illegal(&fen, LedgerGate);
+        let message = analysis
+            .reasons
+            .iter()
+            .find(|r| r.code == LedgerGate)
+            .map(|r| r.message.clone())
+            .unwrap_or_default();
+        assert!(
+            message.contains("their third rank on their own files came there in one step")
+                && message.contains("is promoted")
+                && message.contains("promoted to the unit on f"),
+            "{message}"
+        );
+    }
+    // Near misses. With Rh1 free to have moved (only k kept), Black's missing pawn can promote
+    // on h1 after one capture, and Black can afford the a4-rook's promotion: no contradiction.
+    // With only K kept, Rh8 may have left h8 for the white pawn to promote there (a game of 27
+    // moves reaches the diagram so, crates/search/tests/rights.rs).
+    for rights in ["k", "K", "-"] {
+        legal_both_ways(&format!("{board} w {rights} -"));
+    }
+    // With both rights but the a4-rook back on a8, nothing is promoted but the f6-bishop: Black's
+    // g6 may come from f7 after its g-pawn died on the g-file, and the white pawn went up the
+    // g-file and took a knight on f8.
+    legal_both_ways("r3k2r/1pQqp3/p1pp1Bp1/P6p/1nP1P3/2bB4/1P1P1PP1/1N2K2R w Kk -");
 }

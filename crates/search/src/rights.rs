@@ -58,15 +58,19 @@
 //!   miss with the f-pawn on f5 keeps both, by a game in `crates/search/tests/rights.rs`). Deeper
 //!   tempo, where the frozen side's pieces are taken in the window, is found by the closure's
 //!   tempo search (`closure`, Sherlock's L51).
+//! - *gates that closed* (`ledger_gate`, in `retrace-legal`): in each account of both sides'
+//!   pawns, a pawn on its third rank on its own file came in one step, so the gate between the two
+//!   squares never opened; the originals such steps pen in (a rook behind a6, c6 and d6) force
+//!   promotions, and a promoted pawn's captures each took a unit that can have stood there
+//!   (Kryštufek 1986, Black's O-O given Ke8 and Rh1: the white h-pawn promoted on f8 by g7xf8,
+//!   and Black's captured units leave only a knight for the dark squares of its camp).
 //! - *captures a frozen rook cannot have made* and the deeper tempo arguments are found as far as
 //!   the static rules (the parity rule, the capture accounting and matching, the rule on
-//!   promotions past a frozen king or rook) and the search reach with the units frozen; the
-//!   deeper forms, where whole pawn structures and promotion routes must be accounted for, are
-//!   not found yet (Kryštufek 1986 and Troitzky 1913 in `positions/rights.toml` are marked
-//!   `unproven`; as transcribed, played games in `crates/search/tests/rights.rs` keep White's
-//!   O-O in the first and end with b6-b5 in the second, so those parts of the composers' answers
-//!   must never be given there; Black's O-O in the first is impossible by a hand proof in its
-//!   note, which needs the colours of the squares the white h-pawn's captures landed on).
+//!   promotions past a frozen king or rook, the ledger) and the search reach with the units
+//!   frozen; the deeper forms are not found yet (Troitzky 1913 in `positions/rights.toml` is
+//!   marked `unproven`; as transcribed, played games in `crates/search/tests/rights.rs` keep
+//!   White's O-O in Kryštufek 1986 and end with b6-b5 in Troitzky 1913, so those parts of the
+//!   composers' answers must never be given there).
 //!
 //! With several castling rights, [`rights`] also lists every set of them that may be kept together
 //! (each with the en passant capture proven given that set: with more units frozen, fewer last

@@ -52,9 +52,11 @@
 
 use shakmaty::{Bitboard, ByColor, Color, File, Rank};
 
+mod gates;
 mod locked;
 
 use crate::accounting::items::{items, Item, Place};
+use crate::geometry::TimedList;
 use crate::known::Known;
 use crate::promotion::{walls_walks, Walks, NONE, NO_WALK};
 use crate::reasons::Reasons;
@@ -74,6 +76,10 @@ const COMBINATION_LIMIT: u32 = 20_000;
 /// The most choices of which of the victim's pawns outside its account promoted weighed, over
 /// all combinations; beyond them the ledger gives up.
 const SUBSET_LIMIT: u32 = 20_000;
+
+/// The most choices that fit the counts checked against the gates ([`gates`]), over all
+/// combinations; beyond them the ledger gives up.
+const GATE_LIMIT: u32 = 512;
 
 /// The most slots of one item, or captures to spare, listed (see [`slots_of`]).
 const SLOTS: u32 = 16;
@@ -130,6 +136,9 @@ enum Failure {
     Unmatched(Witness),
     /// Some combination failed only for pawns locked on their files.
     Locked(Locked),
+    /// Some combination fitted every count but failed the gates ([`gates`]); `mixed` when
+    /// others failed for the reasons above.
+    Shut { shuts: gates::Shuts, mixed: bool },
 }
 
 /// Appends a [`ReasonCode::LedgerUnmatched`] or [`ReasonCode::LedgerLockedFile`] reason if some side's pawns need all but a few of
@@ -144,6 +153,12 @@ pub(crate) fn ledger(known: &Known<'_>, out: &mut Reasons) {
             }
             Some(Failure::Locked(l)) => {
                 out.add_built(ReasonCode::LedgerLockedFile, || locked_reason(&l));
+                return;
+            }
+            Some(Failure::Shut { shuts, mixed }) => {
+                out.add_built(ReasonCode::LedgerGate, || {
+                    gates::reason(taker, &shuts, mixed)
+                });
                 return;
             }
             None => {}
@@ -187,9 +202,13 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
     let mut subsets = 0u32;
     let mut witness = None;
     let mut locked_witness = None;
+    let mut shuts = gates::Shuts::default();
+    let mut gate_checks = 0u32;
     for a in assignments.get(Color::White) {
         for b in assignments.get(Color::Black) {
             let pairs = passing_pairs(&items, a, b);
+            // The combination's cuts and the victim's pens, once a choice fits the counts.
+            let mut gate: Option<(TimedList, gates::Pens)> = None;
             for choice in 0u32..1 << pairs.len() {
                 combinations += 1;
                 if combinations > COMBINATION_LIMIT {
@@ -242,7 +261,32 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                         }
                         let dead = died_as_pawns(!other.used & !subset, spare - paid);
                         match weigh.verdict(&dead, promotable & !subset) {
-                            Verdict::Fits => return None,
+                            Verdict::Fits => {
+                                gate_checks += 1;
+                                if gate_checks > GATE_LIMIT {
+                                    return None;
+                                }
+                                let (cuts, pens) = gate.get_or_insert_with(|| {
+                                    let cuts = gates::cuts(known, &items, a, b);
+                                    let pens = gates::Pens::new(known, victim, &cuts);
+                                    (cuts, pens)
+                                });
+                                let check = gates::Check {
+                                    known,
+                                    items: &items,
+                                    taker,
+                                    a,
+                                    b,
+                                    charges: &charges,
+                                    budget,
+                                    cuts,
+                                    pens,
+                                };
+                                match check.shut(subset, &dead) {
+                                    None => return None,
+                                    Some(s) => shuts.add(s),
+                                }
+                            }
                             Verdict::Fails => {}
                             Verdict::Unmatched(w) => {
                                 // The plainer sentence (no pawn short of captures) first.
@@ -263,7 +307,9 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
             }
         }
     }
+    let mixed = locked_witness.is_some() || witness.is_some();
     match (locked_witness, witness) {
+        _ if shuts.any() => Some(Failure::Shut { shuts, mixed }),
         (Some(l), _) => Some(Failure::Locked(l)),
         (None, Some(w)) => Some(Failure::Unmatched(w)),
         (None, None) => None,
@@ -671,35 +717,40 @@ fn never_left(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> u
         .fold(0, |m, (_, g)| m | 1 << g)
 }
 
-/// Whether each dead pawn can be given its own slot whose files meet its files (augmenting
-/// paths).
+/// Whether each dead pawn can be given its own slot whose files meet its files.
 fn matches(dead: &[(u8, u8)], slots: &[u8]) -> bool {
+    matching(dead.len(), slots.len(), |u, s| slots[s] & dead[u].1 != 0)
+}
+
+/// Whether each of `left` items can be given its own of `right` items it `fits` (augmenting
+/// paths).
+fn matching(left: usize, right: usize, fits: impl Fn(usize, usize) -> bool) -> bool {
     fn augment(
         u: usize,
-        dead: &[(u8, u8)],
-        slots: &[u8],
+        right: usize,
+        fits: &impl Fn(usize, usize) -> bool,
         owner: &mut [Option<usize>],
-        seen: &mut Vec<bool>,
+        seen: &mut [bool],
     ) -> bool {
-        for (s, &mask) in slots.iter().enumerate() {
-            if seen[s] || mask & dead[u].1 == 0 {
+        for s in 0..right {
+            if seen[s] || !fits(u, s) {
                 continue;
             }
             seen[s] = true;
-            if owner[s].is_none_or(|o| augment(o, dead, slots, owner, seen)) {
+            if owner[s].is_none_or(|o| augment(o, right, fits, owner, seen)) {
                 owner[s] = Some(u);
                 return true;
             }
         }
         false
     }
-    if dead.len() > slots.len() {
+    if left > right {
         return false;
     }
-    let mut owner = vec![None; slots.len()];
-    (0..dead.len()).all(|u| {
-        let mut seen = vec![false; slots.len()];
-        augment(u, dead, slots, &mut owner, &mut seen)
+    let mut owner = vec![None; right];
+    (0..left).all(|u| {
+        let mut seen = vec![false; right];
+        augment(u, right, &fits, &mut owner, &mut seen)
     })
 }
 
