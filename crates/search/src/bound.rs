@@ -1054,13 +1054,18 @@ impl Bound {
             .get(capturer.other())
             .saturating_sub(needed.get(capturer.other()).total(0));
         let maps = self.maps_for(obstacles, 0);
-        let list = STARTS
-            .iter()
-            .zip(maps.get(capturer).any.iter())
-            .map(|(&(role, _), map)| (role, map));
-        let mut starts = [(Role::King, &maps.get(capturer).any[0]); STARTS.len()];
-        for (slot, entry) in starts.iter_mut().zip(list) {
-            *slot = entry;
+        let paths = maps.get(capturer);
+        let mut starts = [crate::detours::Start {
+            role: Role::King,
+            any: &paths.any[0],
+            end: &paths.end[0],
+        }; STARTS.len()];
+        for ((slot, &(role, _)), (any, end)) in starts
+            .iter_mut()
+            .zip(STARTS.iter())
+            .zip(paths.any.iter().zip(paths.end.iter()))
+        {
+            *slot = crate::detours::Start { role, any, end };
         }
         let detour =
             crate::detours::capture_detour(capturer, board, obstacles.walls, &starts, spare);
@@ -1428,6 +1433,24 @@ mod tests {
             promoted_on_files >= 5,
             "the promotion files raised {promoted_on_files} bounds"
         );
+    }
+
+    /// The black queen reached b3 below the b5 pawn by a5 and a4, where it took the a-pawn: three
+    /// moves, as its path to b3 counts (d8-b6-b3 slides past the pawn's column); its capture on
+    /// the a-file is a square of its way, no detour. Counting the trip against its way to b3 in
+    /// any lane (two moves, with the pawn still on b2) made a detour of one, and the game's
+    /// position out of reach (a random quiet game found it).
+    #[test]
+    fn a_capture_detour_is_counted_against_the_path_the_bound_counts() {
+        let game = replay_score(
+            "1.f4 g5 2.Kf2 c6 3.Qe1 e5 4.f5 Bc5 5.Kg3 Qa5 6.b4 Kd8 7.a4 Qxa4 8.b5 g4 9.Qf2 Qb3",
+        );
+        let mut bound = Bound::new(true);
+        holds_along(&mut bound, &game, 0, "the queen's trip", |_, _| {});
+        let last = retro_position(game.positions.last().expect("a position"));
+        assert_eq!(bound.moves_needed(&last), ByColor { white: 8, black: 9 });
+        // Black's moves are all needed: one fewer and the position is out of reach.
+        assert!(!bound.within(&last, ByColor { white: 9, black: 8 }));
     }
 
     /// The c3 pawn came from b2, the only free start file (a2, c2 and d2 are at home), so it

@@ -31,6 +31,16 @@ use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square};
 /// "Unreachable" in a distance map (as in the bound's maps).
 const FAR: u8 = u8::MAX;
 
+/// The paths of a start square of the capturer's pieces: of its unit's role, the fewest moves to
+/// stand on each square at some moment (`any`, where it captured) and to stand there now (`end`,
+/// what the bound counts for it); they differ where the pawn columns' lanes tell them apart.
+#[derive(Clone, Copy)]
+pub(crate) struct Start<'a> {
+    pub(crate) role: Role,
+    pub(crate) any: &'a [u8; 64],
+    pub(crate) end: &'a [u8; 64],
+}
+
 /// The stretch of file `file` that a pawn of `victim` missing from it stood on, when it can
 /// only have been captured there: from its start square to the square before the first of
 /// `walls` ahead of it. `None` if no wall stands in its way to the last rank (it may have
@@ -49,14 +59,14 @@ fn confined_stretch(victim: Color, file: File, walls: Bitboard) -> Option<Bitboa
 
 /// The least extra moves of `capturer`'s pieces for the captures of the confined pawns of the
 /// other side (see the [module](self) documentation), or `None` if no game reaches `board`.
-/// `starts` are the capturer's maps by role, one for each start square of the role, around
+/// `starts` are the capturer's paths by role, one for each start square of the role, around
 /// `walls`; `victim_spare` the moves the victim's side has beyond its own bound. The caller
 /// checks the conditions on the capturer (all sixteen units, eight pawns, no pawn capture).
 pub(crate) fn capture_detour(
     capturer: Color,
     board: &Board,
     walls: Bitboard,
-    starts: &[(Role, &[u8; 64])],
+    starts: &[Start<'_>],
     victim_spare: u32,
 ) -> Option<u32> {
     let victim = capturer.other();
@@ -107,17 +117,12 @@ const ROLES: [Role; 5] = [
 /// units with the start squares of `starts` of their role, the pairing's cost above the
 /// cheapest pairing's and the trip's above the path's. `u32::MAX` if none can; 0 (nothing
 /// known) if there are more units than start squares.
-fn kind_detour(
-    role: Role,
-    units: Bitboard,
-    starts: &[(Role, &[u8; 64])],
-    squares: Bitboard,
-) -> u32 {
-    let mut maps = [&[FAR; 64]; 2];
+fn kind_detour(role: Role, units: Bitboard, starts: &[Start<'_>], squares: Bitboard) -> u32 {
+    let mut maps = [None; 2];
     let mut count = 0;
-    for &(_, map) in starts.iter().filter(|(r, _)| *r == role) {
+    for start in starts.iter().filter(|start| start.role == role) {
         if let Some(slot) = maps.get_mut(count) {
-            *slot = map;
+            *slot = Some(*start);
             count += 1;
         }
     }
@@ -129,6 +134,13 @@ fn kind_detour(
     if n > count || units.is_empty() {
         return if units.is_empty() { u32::MAX } else { 0 };
     }
+    let maps = maps.map(|start| {
+        start.unwrap_or(Start {
+            role,
+            any: &[FAR; 64],
+            end: &[FAR; 64],
+        })
+    });
     // The pairings: unit i from the start `order[i]`.
     let pairings: &[[usize; 2]] = if count == 2 && n == 2 {
         &[[0, 1], [1, 0]]
@@ -139,7 +151,7 @@ fn kind_detour(
     };
     let cost = |order: &[usize; 2]| {
         (0..n)
-            .map(|i| u32::from(maps[order[i]][list[i].to_usize()]))
+            .map(|i| u32::from(maps[order[i]].end[list[i].to_usize()]))
             .try_fold(0u32, |sum, moves| {
                 (moves != u32::from(FAR)).then_some(sum + moves)
             })
@@ -153,14 +165,14 @@ fn kind_detour(
             continue;
         };
         for (i, &q) in list.iter().enumerate().take(n) {
-            let map = maps[order[i]];
+            let start = maps[order[i]];
             for s in squares {
-                let to_s = map[s.to_usize()];
+                let to_s = start.any[s.to_usize()];
                 if to_s == FAR {
                     continue;
                 }
                 let trip = u32::from(to_s).saturating_add(crate::bound::fewest_moves(role, s, q));
-                least = least.min(above + trip.saturating_sub(u32::from(map[q.to_usize()])));
+                least = least.min(above + trip.saturating_sub(u32::from(start.end[q.to_usize()])));
             }
         }
     }
