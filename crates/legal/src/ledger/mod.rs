@@ -107,6 +107,11 @@ struct Witness {
     short: u8,
     /// The victim's captures beyond those its account's pawns need.
     spare: u32,
+    /// The start files (a bit per file) of the taker's pawns that died as pawns off their files
+    /// ([`strays`]).
+    strays: u8,
+    /// The captures those made on their way, out of the taker's captures to spare.
+    stray_captures: u32,
 }
 
 /// What a failing combination of pawns locked on their files says, for the message.
@@ -166,8 +171,13 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
         return None;
     }
     // The cheap gate: the victim has a pawn to account for that is not on the board, and the
-    // taker's pawns can need all its captures only if some pawns passed each other.
-    if board.by_piece(victim.pawn()).count() >= 8 || !may_pass(known) {
+    // taker's pawns can need all its captures only if some pawns passed each other, or the
+    // captures its pawns on the board leave are fewer than the pawns the victim misses.
+    let pawns = board.by_piece(victim.pawn()).count();
+    let left = budget
+        .get(taker)
+        .saturating_sub(u32::from(known.captures.get(taker).by_pawns));
+    if pawns >= 8 || !(may_pass(known) || (left as usize) < 8 - pawns) {
         return None;
     }
     let items = ByColor {
@@ -314,15 +324,42 @@ impl Weigh<'_, '_> {
         } else {
             (self.b, self.a)
         };
-        let (free, spare) = (self.free, self.spare);
+        let spare = self.spare;
         if dead.len() as u32 > *self.budget.get(taker) {
             // More pawns died as pawns than units are missing: no game, whatever the rest.
             return Verdict::Fails;
         }
         let lock = locked::files(self.a.used, self.b.used);
+        // The taker's own pawns that died as pawns, and the victim's captures that took them.
+        let own_blocked = never_left(
+            self.items.get(victim),
+            other,
+            self.charges.get(victim),
+            spare,
+        );
+        let own_dead = dead_pawns(taker, own.used, self.free, self.taker_walks, own_blocked);
+        let other_slots = if own_dead.is_empty() && lock == 0 {
+            Vec::new()
+        } else {
+            slots_of(
+                self.items.get(victim),
+                other,
+                self.charges.get(victim),
+                spare,
+            )
+        };
+        // Those of them that died off their files spent some of the captures to spare there.
+        // (Where they cannot, other rules speak: the ledger then weighs the combination as if
+        // they could, which only allows more.)
+        let strays = strays(&own_dead, &other_slots)
+            .filter(|s| s.captures <= self.free)
+            .unwrap_or_default();
+        let free = self.free - strays.captures;
         // The captures to spare can take every dead pawn, or the taker's slots can.
         let slots = if (free as usize) < dead.len() || lock != 0 {
-            slots_of(self.items.get(taker), own, self.charges.get(taker), free)
+            let mut slots = slots_of(self.items.get(taker), own, self.charges.get(taker), free);
+            slots.extend_from_slice(&strays.slots);
+            slots
         } else {
             Vec::new()
         };
@@ -341,18 +378,13 @@ impl Weigh<'_, '_> {
                 passed: self.passed,
                 short: short & dead_files,
                 spare,
+                strays: strays.files,
+                stray_captures: strays.captures,
             });
         }
         if lock == 0 {
             return Verdict::Fits;
         }
-        let own_blocked = never_left(
-            self.items.get(victim),
-            other,
-            self.charges.get(victim),
-            spare,
-        );
-        let own_dead = dead_pawns(taker, own.used, free, self.taker_walks, own_blocked);
         // A file whose pawn is already proven dead on it (it cannot promote) is settled by that
         // death: the lock asks nothing more there.
         let start_files = |d: &[(u8, u8)]| d.iter().fold(0u8, |m, x| m | x.0);
@@ -360,12 +392,6 @@ impl Weigh<'_, '_> {
         if lock == 0 {
             return Verdict::Fits;
         }
-        let other_slots = slots_of(
-            self.items.get(victim),
-            other,
-            self.charges.get(victim),
-            spare,
-        );
         let victim_deaths = locked::Deaths {
             dead,
             slots: &slots,
@@ -649,6 +675,73 @@ fn dead_pawns(color: Color, used: u8, spare: u32, walks: &Walks, blocked: u8) ->
     died_as_pawns(files, spare)
 }
 
+/// The captures the taker's pawns that died as pawns made to reach the victim's captures that
+/// took them ([`strays`]).
+#[derive(Clone, Debug, Default)]
+struct Strays {
+    /// How many, at least: each is one of the taker's captures to spare.
+    captures: u32,
+    /// One slot per such capture: the files (a bit per file) where it can have landed.
+    slots: Vec<u8>,
+    /// The start files (a bit per file) of the pawns that made them.
+    files: u8,
+}
+
+/// The captures the taker's own pawns `dead` (each its start file's bit and the files within
+/// its reach, see [`dead_pawns`]) made to reach the victim's captures `victim_slots` ([`slots_of`]
+/// of the victim's account: a mask of files each, [`u8::MAX`] for one that can have landed
+/// anywhere); `None` if some dead pawn has no file within its reach where one of those landed.
+///
+/// Proof. A pawn of the taker that died as a pawn was taken by a capture of the victim that
+/// landed where it stood: not by one its pieces made of originals shut in at home (those took
+/// pieces), so by one of the captures the victim's slots stand for, one to one, each on the files
+/// of its slot. So it died on a file `f` of the union of those masks within its reach, and if it
+/// started on `g` it captured at least `|f - g|` times, each time entering the next file on its
+/// way: one capture landed on each file at distance `1..=d` from `g` on the side of `f`, with `d`
+/// the least distance from `g` to such a file. Those pawns are not in the taker's account, so
+/// their captures are among the captures to spare (the account's pawns make their charges at
+/// least, the pens' captures take originals), which they leave fewer by as many, and each lands
+/// within its slot's files. Summing over the dead pawns (each died on its own square, a capture
+/// apiece) is sound whatever the victim's captures were: each distance is a least one.
+fn strays(dead: &[(u8, u8)], victim_slots: &[u8]) -> Option<Strays> {
+    let mut out = Strays::default();
+    if dead.is_empty() || victim_slots.contains(&u8::MAX) {
+        return Some(out);
+    }
+    let files = landed(victim_slots);
+    for &(start, reach) in dead {
+        let g = start.trailing_zeros() as i32;
+        let near = reach & files;
+        if near == 0 {
+            return None;
+        }
+        let d = (0..8i32)
+            .filter(|f| near & 1 << f != 0)
+            .map(|f| (f - g).unsigned_abs())
+            .min()
+            .unwrap_or(0);
+        if d == 0 {
+            continue;
+        }
+        let mut mask = 0u8;
+        let below = near & ((1u8 << g) - 1);
+        let above = near & !((2u16 << g) - 1) as u8;
+        for k in 1..=d as i32 {
+            if below != 0 && g - k >= 0 {
+                mask |= 1 << (g - k);
+            }
+            if above != 0 && g + k < 8 {
+                mask |= 1 << (g + k);
+            }
+        }
+        out.captures += d;
+        out.files |= start;
+        out.slots
+            .extend(std::iter::repeat_n(mask, d.min(SLOTS) as usize));
+    }
+    Some(out)
+}
+
 /// The start files (a bit per file) of the pawns of an account that never left them. Each pawn
 /// of the account made its charge and at most `free` captures more (all of them together make at
 /// most `free` beyond their charges), and a pawn changes files only by capturing, one file a
@@ -733,16 +826,32 @@ fn reason(taker: Color, w: &Witness) -> Reason {
     } else {
         ("they were", "their files", "pawns")
     };
+    let strays = if w.strays == 0 {
+        String::new()
+    } else {
+        let n = w.strays.count_ones();
+        format!(
+            " (its pawn{} from {}, which died as {} off {} where {} captures landed, took \
+             {} of those to spare on {} way there)",
+            plural(n),
+            files_words(w.strays),
+            if n == 1 { "a pawn" } else { "pawns" },
+            if n == 1 { "its file" } else { "their files" },
+            color_adj(victim),
+            w.stray_captures,
+            if n == 1 { "its" } else { "their" },
+        )
+    };
     let need = if w.free == 0 {
         format!(
-            "need every one of them{passed}: its pieces captured nothing{}, and those \
+            "need every one of them{passed}{strays}: its pieces captured nothing{}, and those \
              captures landed only on {}",
             if w.pens == 0 { "" } else { " else" },
             files_words(w.landed)
         )
     } else {
         format!(
-            "need all but {} of them{passed}, and those landed only on {}",
+            "need all but {} of them{passed}{strays}, and those landed only on {}",
             w.free,
             files_words(w.landed)
         )
