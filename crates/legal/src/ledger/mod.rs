@@ -355,6 +355,9 @@ impl Weigh<'_, '_> {
             .filter(|s| s.captures <= self.free)
             .unwrap_or_default();
         let free = self.free - strays.captures;
+        if strays.captures > 0 {
+            count_strayed();
+        }
         // The captures to spare can take every dead pawn, or the taker's slots can.
         let slots = if (free as usize) < dead.len() || lock != 0 {
             let mut slots = slots_of(self.items.get(taker), own, self.charges.get(taker), free);
@@ -441,6 +444,14 @@ fn landed(slots: &[u8]) -> u8 {
 thread_local! {
     static WEIGHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static LOCKED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static STRAYED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts one combination whose taker's dead pawns spent captures to spare reaching the
+/// victim's captures ([`strays`]) (in unit tests).
+fn count_strayed() {
+    #[cfg(test)]
+    STRAYED.with(|w| w.set(w.get() + 1));
 }
 
 /// Counts one combination whose dead pawns were matched with the taker's captures (in unit
@@ -1021,15 +1032,20 @@ mod tests {
             .unwrap_or(if cfg!(debug_assertions) { 20 } else { 3000 });
         let before = WEIGHED.with(std::cell::Cell::get);
         let locked_before = LOCKED.with(std::cell::Cell::get);
+        let strayed_before = STRAYED.with(std::cell::Cell::get);
         let positions = never_false_on(games, |seed| {
             retrace_testkit::random_game_with(seed, 30 + (seed as usize * 13) % 170, weight)
         });
         let weighed = WEIGHED.with(std::cell::Cell::get) - before;
         let locked = LOCKED.with(std::cell::Cell::get) - locked_before;
+        let strayed = STRAYED.with(std::cell::Cell::get) - strayed_before;
         eprintln!(
             "{positions} positions, {weighed} combinations weighed by the ledger, {locked} with \
-             pawns locked on their files"
+             pawns locked on their files, {strayed} whose taker's dead pawns spent captures to \
+             spare"
         );
+        // The captures the taker's dead pawns spent were weighed on legal positions too.
+        assert!(cfg!(debug_assertions) || strayed > 100, "{strayed} strayed");
         // The matching of dead pawns with the pawns' captures really ran on legal positions.
         assert!(cfg!(debug_assertions) || weighed > 100, "{weighed} weighed");
         // And the locked files were weighed on legal positions, never calling one illegal.
