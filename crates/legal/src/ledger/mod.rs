@@ -172,12 +172,19 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
     }
     // The cheap gate: the victim has a pawn to account for that is not on the board, and the
     // taker's pawns can need all its captures only if some pawns passed each other, or the
-    // captures its pawns on the board leave are fewer than the pawns the victim misses.
+    // captures its pawns on the board leave are fewer than the pawns the victim misses, the
+    // taker misses pawns too and the victim's pawns on the board may need every capture it
+    // made (where the taker's dead pawns spend its captures to spare, see [`strays`]).
     let pawns = board.by_piece(victim.pawn()).count();
-    let left = budget
-        .get(taker)
-        .saturating_sub(u32::from(known.captures.get(taker).by_pawns));
-    if pawns >= 8 || !(may_pass(known) || (left as usize) < 8 - pawns) {
+    let left = |c: Color| {
+        budget
+            .get(c)
+            .saturating_sub(u32::from(known.captures.get(c).by_pawns))
+    };
+    let strays_may_count = (left(taker) as usize) < 8 - pawns.min(8)
+        && left(victim) == 0
+        && board.by_piece(taker.pawn()).count() < 8;
+    if pawns >= 8 || !(may_pass(known) || strays_may_count) {
         return None;
     }
     let items = ByColor {
