@@ -310,3 +310,27 @@ fn the_dead_pawn_of_the_taker_takes_its_capture_from_the_spare() {
     legal_both_ways("2brrknQ/1p1ppPpp/6p1/8/8/1P6/PP1PP1P1/qbKRRB2 w - -");
     legal_both_ways("2brrkBQ/1p1pp1pp/6p1/8/8/1P6/PP1PP1P1/qbKRRB2 w - -");
 }
+
+/// The position of r2-D-130 before Black's wrong last move e7xBd6. White's c2, d2, e2, g2 never
+/// moved (so f1's bishop died at home, to a black piece); h3 is the h-pawn, e4 the f-pawn (one
+/// capture) and g7 the b-pawn, capturing on every move (c3, d4, e5, f6, g7): six of White's seven
+/// captures. Black's c6 (d7xc6) and a2 (the f-pawn, capturing on every move) need all of Black's
+/// captures but the one on f1: its g- and h-pawns made none, and died as pawns on their files
+/// (g2 never moved; the h-pawn cannot pass the white h-pawn on its file), so Black promoted
+/// nothing. White's seventh capture must take the h-pawn, so the g-pawn was taken by f6xg7, on
+/// g7: it never moved, and the white pawn has stood there since. With e7 unmoved as well, the f8
+/// bishop never left f8; yet it is the dark bishop on e1.
+#[test]
+fn a_pawn_that_died_at_home_held_its_square_all_game() {
+    let fen = "8/ppp1p1P1/2pB4/8/4P3/7P/p1PPPkPK/4bq2 b - -";
+    let message = illegal_both_ways(fen, LedgerUnmatched);
+    assert!(
+        message.contains("the black pawn from the g-file")
+            && message.contains("was taken on g7")
+            && message.contains("its bishop on e1 cannot have come there"),
+        "{message}"
+    );
+    // The near miss: the published b3xPa2 taken back. The g-pawn died on g7 all the same, but
+    // the e-pawn left e7 (e7xd6), and the f8 bishop went out that way.
+    legal_both_ways("8/ppp3P1/2pp4/8/4P3/1p5P/P1PPPkPK/4bq2 b - -");
+}

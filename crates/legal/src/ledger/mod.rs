@@ -52,6 +52,7 @@
 
 use shakmaty::{Bitboard, ByColor, Color, File, Rank};
 
+mod home;
 mod locked;
 
 use crate::accounting::items::{items, Item, Place};
@@ -135,6 +136,9 @@ enum Failure {
     Unmatched(Witness),
     /// Some combination failed only for pawns locked on their files.
     Locked(Locked),
+    /// Some combination failed only for a piece shut out by pawns that died at home ([`home`]),
+    /// with the captures the taker made beyond the pens'.
+    ShutOut(home::ShutOut, u32),
 }
 
 /// Appends a [`ReasonCode::LedgerUnmatched`] or [`ReasonCode::LedgerLockedFile`] reason if some side's pawns need all but a few of
@@ -149,6 +153,12 @@ pub(crate) fn ledger(known: &Known<'_>, out: &mut Reasons) {
             }
             Some(Failure::Locked(l)) => {
                 out.add_built(ReasonCode::LedgerLockedFile, || locked_reason(&l));
+                return;
+            }
+            Some(Failure::ShutOut(o, captures)) => {
+                out.add_built(ReasonCode::LedgerUnmatched, || {
+                    shut_reason(taker, &o, captures)
+                });
                 return;
             }
             None => {}
@@ -204,6 +214,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
     let mut subsets = 0u32;
     let mut witness = None;
     let mut locked_witness = None;
+    let mut shut_witness = None;
     for a in assignments.get(Color::White) {
         for b in assignments.get(Color::Black) {
             let pairs = passing_pairs(&items, a, b);
@@ -258,7 +269,7 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                             return None;
                         }
                         let dead = died_as_pawns(!other.used & !subset, spare - paid);
-                        match weigh.verdict(&dead, promotable & !subset) {
+                        match weigh.verdict(&dead, promotable & !subset, subset == 0) {
                             Verdict::Fits => return None,
                             Verdict::Fails => {}
                             Verdict::Unmatched(w) => {
@@ -270,6 +281,9 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
                             Verdict::Locked(l) => {
                                 locked_witness.get_or_insert(l);
                             }
+                            Verdict::ShutOut(o) => {
+                                shut_witness.get_or_insert((o, *weigh.budget.get(taker)));
+                            }
                         }
                     }
                     if subset == 0 {
@@ -280,10 +294,11 @@ fn side(known: &Known<'_>, taker: Color) -> Option<Failure> {
             }
         }
     }
-    match (locked_witness, witness) {
-        (Some(l), _) => Some(Failure::Locked(l)),
-        (None, Some(w)) => Some(Failure::Unmatched(w)),
-        (None, None) => None,
+    match (locked_witness, witness, shut_witness) {
+        (Some(l), ..) => Some(Failure::Locked(l)),
+        (None, Some(w), _) => Some(Failure::Unmatched(w)),
+        (None, None, Some((o, captures))) => Some(Failure::ShutOut(o, captures)),
+        (None, None, None) => None,
     }
 }
 
@@ -297,6 +312,9 @@ enum Verdict {
     Unmatched(Witness),
     /// The taker's captures can, but not with the pawns locked on their files as well.
     Locked(Locked),
+    /// The taker's captures can, but a pawn of the victim died at home and walls in a piece
+    /// ([`home`]).
+    ShutOut(home::ShutOut),
 }
 
 /// One combination of the ledger (start files `a` and `b`, and the charges their choice of the
@@ -324,7 +342,7 @@ impl Weigh<'_, '_> {
     /// have died) can each have been taken by a capture of the taker, and the pawns locked on
     /// their files got by each other; `short` names the pawns among them that could have
     /// promoted alone (for the message).
-    fn verdict(&self, dead: &[(u8, u8)], short: u8) -> Verdict {
+    fn verdict(&self, dead: &[(u8, u8)], short: u8, none_promoted: bool) -> Verdict {
         let (taker, victim) = (self.taker, self.taker.other());
         let (own, other) = if taker.is_white() {
             (self.a, self.b)
@@ -349,6 +367,7 @@ impl Weigh<'_, '_> {
             Vec::new()
         } else {
             slots_of(
+                victim,
                 self.items.get(victim),
                 other,
                 self.charges.get(victim),
@@ -367,7 +386,13 @@ impl Weigh<'_, '_> {
         }
         // The captures to spare can take every dead pawn, or the taker's slots can.
         let slots = if (free as usize) < dead.len() || lock != 0 {
-            let mut slots = slots_of(self.items.get(taker), own, self.charges.get(taker), free);
+            let mut slots = slots_of(
+                taker,
+                self.items.get(taker),
+                own,
+                self.charges.get(taker),
+                free,
+            );
             slots.extend_from_slice(&strays.slots);
             slots
         } else {
@@ -391,6 +416,27 @@ impl Weigh<'_, '_> {
                 strays: strays.files,
                 stray_captures: strays.captures,
             });
+        }
+        // A victim that promoted nothing may have lost a pawn at home, walling its pieces in.
+        if none_promoted
+            && !slots.is_empty()
+            && self
+                .items
+                .get(victim)
+                .iter()
+                .all(|i| matches!(i.place, Place::Board(_)))
+        {
+            let walks = home::Walks {
+                color: taker,
+                items: self.items.get(taker),
+                asg: own,
+                charges: self.charges.get(taker),
+                slots: &slots,
+            };
+            if let Some(o) = home::shut_out(self.known, victim, dead, &walks) {
+                count_shut();
+                return Verdict::ShutOut(o);
+            }
         }
         if lock == 0 {
             return Verdict::Fits;
@@ -452,6 +498,7 @@ thread_local! {
     static WEIGHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static LOCKED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static STRAYED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static SHUT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Counts one combination whose taker's dead pawns spent captures to spare reaching the
@@ -466,6 +513,13 @@ fn count_strayed() {
 fn count_weighed() {
     #[cfg(test)]
     WEIGHED.with(|w| w.set(w.get() + 1));
+}
+
+/// Counts one combination that failed for a piece shut out by pawns that died at home (in unit
+/// tests).
+fn count_shut() {
+    #[cfg(test)]
+    SHUT.with(|w| w.set(w.get() + 1));
 }
 
 /// Counts one combination whose locked files were weighed (in unit tests).
@@ -588,32 +642,22 @@ fn charges(
 /// only with two more (a capture lands on the start file only once the pawn left it and came
 /// back), and `free` more that can have landed anywhere (by a piece, a pawn no longer on the
 /// board, or an item beyond its charge).
-fn slots_of(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
+///
+/// A pawn of `color` on the board that changed as many files as it advanced ranks captured on
+/// every move, so exactly once onto each file between its start file and its file now (a
+/// capture is a move of one rank up), whatever is to spare: its slots are those files, one each.
+fn slots_of(color: Color, items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let c = charges[i];
         if c == 0 {
             continue;
         }
-        let ends = match item.place {
-            Place::Board(sq) => 1u8 << sq.file() as u8,
-            Place::Promoted { squares, .. } => {
-                squares.into_iter().fold(0, |m, q| m | 1 << q.file() as u8)
-            }
-        };
-        let g = i32::from(asg.files[i]);
-        let mut mask = 0u8;
-        for f in 0..8i32 {
-            let reach = (0..8i32).filter(|e| ends & 1 << e != 0).any(|e| {
-                // A capture lands on the start file only once the pawn left it and came
-                // back: two captures beyond the distance to its end.
-                let back = if f == g { 2 } else { 0 };
-                ((f - g).abs() + (f - e).abs() + back) as u32 <= c.saturating_add(free)
-            });
-            if reach {
-                mask |= 1 << f;
-            }
+        if let Some(files) = every_move(color, item, asg.files[i], c) {
+            out.extend(files);
+            continue;
         }
+        let mask = item_files(item, asg.files[i], c.saturating_add(free));
         // At most twelve dead pawns take a slot (eight proven, four of locked files, see
         // [`locked`]) and four captures to spare are spent leaving locked files: more slots of
         // one item, or more to spare, change nothing.
@@ -623,6 +667,54 @@ fn slots_of(items: &[Item], asg: &Assignment, charges: &[u32], free: u32) -> Vec
     }
     out.extend(std::iter::repeat_n(u8::MAX, free.min(SLOTS) as usize));
     out
+}
+
+/// For a pawn of `color` on the board from the start file `start`, charged `charge`, that changed
+/// as many files as it advanced ranks (so captured on every move, `charge` times): the file of
+/// each capture (a bit each), in order; `None` otherwise.
+fn every_move(
+    color: Color,
+    item: &Item,
+    start: u8,
+    charge: u32,
+) -> Option<impl Iterator<Item = u8>> {
+    let Place::Board(end) = item.place else {
+        return None;
+    };
+    let (e, s) = (end.file() as u8, start);
+    let n = e.abs_diff(s);
+    let advance = (color.relative_rank(end.rank()) as u32).checked_sub(1)?;
+    (n > 0 && u32::from(n) == advance && charge == u32::from(n)).then(|| {
+        (1..=n).map(move |k| {
+            if e > s {
+                1u8 << (s + k)
+            } else {
+                1u8 << (s - k)
+            }
+        })
+    })
+}
+
+/// The files (a bit per file) where the captures of `item`, from the start file `start`, can have
+/// landed when it made at most `most` of them: within `|f - g| + |f - e| <= most` of the start
+/// file `g` and an end file `e`, on `g` itself only with two more (a capture lands on the start
+/// file only once the pawn left it and came back: two captures beyond the distance to its end).
+fn item_files(item: &Item, start: u8, most: u32) -> u8 {
+    let ends = match item.place {
+        Place::Board(sq) => 1u8 << sq.file() as u8,
+        Place::Promoted { squares, .. } => {
+            squares.into_iter().fold(0, |m, q| m | 1 << q.file() as u8)
+        }
+    };
+    let g = i32::from(start);
+    (0..8i32)
+        .filter(|&f| {
+            (0..8i32).filter(|e| ends & 1 << e != 0).any(|e| {
+                let back = if f == g { 2 } else { 0 };
+                ((f - g).abs() + (f - e).abs() + back) as u32 <= most
+            })
+        })
+        .fold(0u8, |m, f| m | 1 << f)
 }
 
 /// The fewest captures with which the pawn of `color` from each start file outside `used`
@@ -925,6 +1017,49 @@ fn reason(taker: Color, w: &Witness) -> Reason {
     )
 }
 
+/// The [`ReasonCode::LedgerUnmatched`] reason for a piece of the victim shut out by its pawns
+/// that died at home ([`home`]).
+fn shut_reason(taker: Color, o: &home::ShutOut, captures: u32) -> Reason {
+    let victim = taker.other();
+    let n = o.walls.count();
+    let files = o
+        .walls
+        .into_iter()
+        .fold(0u8, |m, sq| m | 1 << sq.file() as u8);
+    Reason::new(
+        ReasonCode::LedgerUnmatched,
+        format!(
+            "{} made {captures} capture{} beyond those its pieces made of originals shut in at \
+             home, and the {} pawns that died as pawns can be taken by them only if the {} \
+             pawn{} from {}, with no capture to spare, {} taken on {} by the last capture of the \
+             {} pawn{} that captured on every move and {} there now: {} died there without \
+             ever moving, and {} held all game; {} promoted nothing, but its {} on {} cannot \
+             have come there from a home of its kind",
+            color_name(taker),
+            plural(captures),
+            color_adj(victim),
+            color_adj(victim),
+            plural(n),
+            files_words(files),
+            if n == 1 { "was" } else { "were" },
+            crate::text::squares_text(o.walls),
+            color_adj(taker),
+            plural(n),
+            if n == 1 { "stands" } else { "stand" },
+            if n == 1 { "it" } else { "they" },
+            if n == 1 {
+                "that square was"
+            } else {
+                "those squares were"
+            },
+            color_name(victim),
+            retrace_unmove::role_name(o.role),
+            o.piece,
+        ),
+        o.walls.with(o.piece),
+    )
+}
+
 /// The [`ReasonCode::LedgerLockedFile`] reason.
 fn locked_reason(l: &Locked) -> Reason {
     let count = l.files.count_ones();
@@ -1087,12 +1222,18 @@ mod tests {
             used: 1 << 4,
         };
         // From the e-file to c3 in two captures: they landed on the d- and c-files.
-        assert_eq!(slots_of(&[item], &from_e, &[2], 0), vec![0b1100, 0b1100]);
+        assert_eq!(
+            slots_of(Color::White, &[item], &from_e, &[2], 0),
+            vec![0b1100, 0b1100]
+        );
         // With two more, one may have landed back on the e-file (or on the b- or f-file).
-        assert_eq!(slots_of(&[item], &from_e, &[4], 0)[0], 0b11_1110);
+        assert_eq!(
+            slots_of(Color::White, &[item], &from_e, &[4], 0)[0],
+            0b11_1110
+        );
         // A capture to spare is not enough for the round trip (it may land anywhere itself).
         assert_eq!(
-            slots_of(&[item], &from_e, &[2], 1),
+            slots_of(Color::White, &[item], &from_e, &[2], 1),
             vec![0b1100, 0b1100, u8::MAX]
         );
     }
