@@ -75,6 +75,7 @@ pub(super) fn shut_out(
     if walls.is_empty() {
         return None;
     }
+    super::count_walled();
     let board = known.pos.board();
     let open = !(known.statics.fixed | walls);
     for sq in board.by_color(victim) & !board.pawns() {

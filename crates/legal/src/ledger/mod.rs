@@ -499,6 +499,7 @@ thread_local! {
     static LOCKED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static STRAYED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static SHUT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static WALLED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Counts one combination whose taker's dead pawns spent captures to spare reaching the
@@ -520,6 +521,13 @@ fn count_weighed() {
 fn count_shut() {
     #[cfg(test)]
     SHUT.with(|w| w.set(w.get() + 1));
+}
+
+/// Counts one combination where a victim's pawn died at home and walled its pieces ([`home`])
+/// (in unit tests).
+fn count_walled() {
+    #[cfg(test)]
+    WALLED.with(|w| w.set(w.get() + 1));
 }
 
 /// Counts one combination whose locked files were weighed (in unit tests).
@@ -1175,19 +1183,25 @@ mod tests {
         let before = WEIGHED.with(std::cell::Cell::get);
         let locked_before = LOCKED.with(std::cell::Cell::get);
         let strayed_before = STRAYED.with(std::cell::Cell::get);
+        let walled_before = WALLED.with(std::cell::Cell::get);
         let positions = never_false_on(games, |seed| {
             retrace_testkit::random_game_with(seed, 30 + (seed as usize * 13) % 170, weight)
         });
         let weighed = WEIGHED.with(std::cell::Cell::get) - before;
         let locked = LOCKED.with(std::cell::Cell::get) - locked_before;
         let strayed = STRAYED.with(std::cell::Cell::get) - strayed_before;
+        let walled = WALLED.with(std::cell::Cell::get) - walled_before;
         eprintln!(
             "{positions} positions, {weighed} combinations weighed by the ledger, {locked} with \
              pawns locked on their files, {strayed} whose taker's dead pawns spent captures to \
-             spare"
+             spare, {walled} with a victim's pawn dead at home"
         );
         // The captures the taker's dead pawns spent were weighed on legal positions too.
         assert!(cfg!(debug_assertions) || strayed > 100, "{strayed} strayed");
+        // And walls of pawns dead at home were raised on legal positions (thin: a few per
+        // thousand games; `RETRACE_LEDGER_GAMES=20000` gives some fifty), never calling one
+        // illegal.
+        assert!(cfg!(debug_assertions) || walled > 0, "{walled} walled");
         // The matching of dead pawns with the pawns' captures really ran on legal positions.
         assert!(cfg!(debug_assertions) || weighed > 100, "{weighed} weighed");
         // And the locked files were weighed on legal positions, never calling one illegal.
