@@ -288,6 +288,33 @@ fn travelling_facts_keep_the_published_proof_games() {
     assert!(travel.marked > 0 && travel.promoted > 0, "{travel:?}");
 }
 
+/// Every position along the published proof games (composed games, rich in promotions, pawns
+/// that capture on every move and units that never moved): never called illegal, and the facts
+/// drawn from each hold in the game.
+#[test]
+fn no_false_illegal_along_the_published_proof_games() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../positions/corpora/published-problems.jsonl"
+    );
+    let text = std::fs::read_to_string(path).expect("the corpus");
+    let mut stats = Stats::default();
+    let mut games = 0;
+    for line in text.lines().filter(|l| l.contains("\"proof_game\"")) {
+        let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        let answer = problem["answer"]
+            .as_str()
+            .expect("a proof game has its game");
+        check_game(&replay_score(answer), &mut stats);
+        games += 1;
+    }
+    eprintln!("{games} proof games: {stats:?}");
+    assert!(
+        games >= 70 && stats.positions > 1_000,
+        "{games} games, {stats:?}"
+    );
+}
+
 /// The check rules and the retraction generator must agree: whenever a check rule proves a position
 /// illegal, the generator must find nothing to take back (it tests every last move exactly). Mutated
 /// game positions (one unit moved to a random empty square) supply many odd checks.
