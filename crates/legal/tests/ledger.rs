@@ -294,3 +294,85 @@ fn a_promoting_pawn_captures_only_units_that_can_stand_there_behind_closed_gates
     // g-file and took a knight on f8.
     legal_both_ways("r3k2r/1pQqp3/p1pp1Bp1/P6p/1nP1P3/2bB4/1P1P1PP1/1N2K2R w Kk -");
 }
+
+/// White misses the a-pawn, queen, rooks, bishops and a knight, Black two pawns, both rooks and
+/// knights. White's c2, d2, e2, g2 never moved, so f1's bishop died at home (to a black piece);
+/// h3 is the h-pawn, e4 the f-pawn (one capture) and g7 the b-pawn (b2xc3, c3xd4, d4xe5, e5xf6,
+/// f6xg7: five): six of White's seven captures. Black's c6 is the d-pawn, d6 the e-pawn and b3
+/// the f-pawn, capturing on every move (e6, d5, c4, b3): six, every capture Black's pawns made.
+/// So White's a-pawn, which cannot promote past a7 and b7 with one capture, died as a pawn where
+/// a black capture landed: on b3, the only one on the a- or b-file, after a2xb3, White's seventh
+/// capture. Then White has none left for Black's h-pawn, which could neither pass the white
+/// h-pawn on its file nor leave it: it died on the h-file, where no white capture landed.
+/// (Taken back from r2-D-130, Black's wrong last moves b3xNa2, b3xRa2, b3xQa2.)
+#[test]
+fn a_dead_pawn_that_left_its_file_spent_a_capture_to_spare() {
+    for unit in ['N', 'R', 'Q'] {
+        let fen = format!("8/ppp3P1/2pp4/8/4P3/1p5P/{unit}1PPPkPK/4bq2 b - -");
+        let message = illegal_both_ways(&fen, LedgerUnmatched);
+        assert!(
+            message.contains("White made 7 captures")
+                && message.contains("its pawn from the a-file, which died as a pawn off its file")
+                && message.contains("took 1 of those to spare")
+                && message.contains("the black pawns from the g- and h-files"),
+            "{message}"
+        );
+    }
+    // The near miss: the published b3xPa2 taken back. The a-pawn never moved and died at home
+    // by that last move, so White's seventh capture may have taken the h-pawn on its file.
+    legal_both_ways("8/ppp3P1/2pp4/8/4P3/1p5P/P1PPPkPK/4bq2 b - -");
+    legal_both_ways("8/ppp3P1/2pp4/8/4P3/7P/p1PPPkPK/4bq2 w - -");
+}
+
+/// Black misses its f8 bishop (at home: e7 and g7 never moved), a knight and a pawn, and has a
+/// second light bishop; White misses its c1 bishop (at home likewise), both knights and a pawn,
+/// and has a second light bishop. White's b3 is the c-pawn (c2xb3) and its promoted bishop took
+/// one capture at least: both of White's captures beyond the c1 bishop. Black's g6 is the f-pawn
+/// (f7xg6), and its promoted bishop came from the c-pawn (c2xb1 or c2xd1, one capture; the
+/// a-pawn would need three past a2 and b2): so the a-pawn died as a pawn where a white capture
+/// landed, on b3 (the only one on the a- or b-file), a capture away: Black's third. White's
+/// h-pawn, walled by h7 with no capture to spare, died on the h-file, where no black capture
+/// landed. (Taken back from r2-D-153, White's wrong last moves Bc4xNg8, Bd5xNg8, Be6xNg8,
+/// Bf7xNg8.)
+#[test]
+fn the_dead_pawn_of_the_taker_takes_its_capture_from_the_spare() {
+    let fen = "2brrknQ/1p1pp1pp/6p1/8/2B5/1P6/PP1PP1P1/qbKRRB2 w - -";
+    let message = illegal_both_ways(fen, LedgerUnmatched);
+    assert!(
+        message.contains("its pawn from the a-file, which died as a pawn off its file")
+            && message.contains("the white pawn from the h-file"),
+        "{message}"
+    );
+    illegal_both_ways(
+        "2brrknQ/1p1pp1pp/6p1/3B4/8/1P6/PP1PP1P1/qbKRRB2 w - -",
+        LedgerUnmatched,
+    );
+    // The near miss: the published f7xNg8=B taken back, the white f-pawn on f7 (straight up the
+    // open f-file): White's pawns need one capture only, and the other may take the h-pawn.
+    legal_both_ways("2brrknQ/1p1ppPpp/6p1/8/8/1P6/PP1PP1P1/qbKRRB2 w - -");
+    legal_both_ways("2brrkBQ/1p1pp1pp/6p1/8/8/1P6/PP1PP1P1/qbKRRB2 w - -");
+}
+
+/// The position of r2-D-130 before Black's wrong last move e7xBd6. White's c2, d2, e2, g2 never
+/// moved (so f1's bishop died at home, to a black piece); h3 is the h-pawn, e4 the f-pawn (one
+/// capture) and g7 the b-pawn, capturing on every move (c3, d4, e5, f6, g7): six of White's seven
+/// captures. Black's c6 (d7xc6) and a2 (the f-pawn, capturing on every move) need all of Black's
+/// captures but the one on f1: its g- and h-pawns made none, and died as pawns on their files
+/// (g2 never moved; the h-pawn cannot pass the white h-pawn on its file), so Black promoted
+/// nothing. White's seventh capture must take the h-pawn, so the g-pawn was taken by f6xg7, on
+/// g7: it never moved, and the white pawn has stood there since. With e7 unmoved as well, the f8
+/// bishop never left f8; yet it is the dark bishop on e1.
+#[test]
+fn a_pawn_that_died_at_home_held_its_square_all_game() {
+    let fen = "8/ppp1p1P1/2pB4/8/4P3/7P/p1PPPkPK/4bq2 b - -";
+    let message = illegal_both_ways(fen, LedgerUnmatched);
+    assert!(
+        message.contains("the black pawn from the g-file")
+            && message.contains("was taken on g7")
+            && message.contains("its bishop on e1 cannot have come there"),
+        "{message}"
+    );
+    // The near miss: the published b3xPa2 taken back. The g-pawn died on g7 all the same, but
+    // the e-pawn left e7 (e7xd6), and the f8 bishop went out that way.
+    legal_both_ways("8/ppp3P1/2pp4/8/4P3/1p5P/P1PPPkPK/4bq2 b - -");
+}

@@ -263,29 +263,56 @@ fn travelling_facts_keep_real_games() {
     }
 }
 
-/// The published proof games (composed games, rich in promotions and units that never moved):
-/// the facts of each final position travel back along the whole game to the initial array.
-#[test]
-fn travelling_facts_keep_the_published_proof_games() {
+/// The published proof games (`positions/corpora/published-problems.jsonl`), replayed.
+fn published_proof_games() -> Vec<Game> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../positions/corpora/published-problems.jsonl"
     );
     let text = std::fs::read_to_string(path).expect("the corpus");
-    let (mut games, mut travel) = (0, Travel::default());
-    for line in text.lines().filter(|l| l.contains("\"proof_game\"")) {
-        let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
-        let answer = problem["answer"]
-            .as_str()
-            .expect("a proof game has its game");
-        let game = replay_score(answer);
-        let truths = truths(&game);
-        travel_back(&game, &truths, game.moves.len(), 0, &mut travel);
-        games += 1;
+    text.lines()
+        .filter(|l| l.contains("\"proof_game\""))
+        .map(|line| {
+            let problem: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            let answer = problem["answer"]
+                .as_str()
+                .expect("a proof game has its game");
+            replay_score(answer)
+        })
+        .collect()
+}
+
+/// The published proof games (composed games, rich in promotions and units that never moved):
+/// the facts of each final position travel back along the whole game to the initial array.
+#[test]
+fn travelling_facts_keep_the_published_proof_games() {
+    let games = published_proof_games();
+    let mut travel = Travel::default();
+    for game in &games {
+        let truths = truths(game);
+        travel_back(game, &truths, game.moves.len(), 0, &mut travel);
     }
-    eprintln!("{games} proof games: {travel:?}");
-    assert!(games >= 70, "{games} proof games");
+    eprintln!("{} proof games: {travel:?}", games.len());
+    assert!(games.len() >= 70, "{} proof games", games.len());
     assert!(travel.marked > 0 && travel.promoted > 0, "{travel:?}");
+}
+
+/// Every position along the published proof games (composed games, rich in promotions, pawns
+/// that capture on every move and units that never moved): never called illegal, and the facts
+/// drawn from each hold in the game.
+#[test]
+fn no_false_illegal_along_the_published_proof_games() {
+    let games = published_proof_games();
+    let mut stats = Stats::default();
+    for game in &games {
+        check_game(game, &mut stats);
+    }
+    eprintln!("{} proof games: {stats:?}", games.len());
+    assert!(
+        games.len() >= 70 && stats.positions > 1_000,
+        "{} games, {stats:?}",
+        games.len()
+    );
 }
 
 /// The check rules and the retraction generator must agree: whenever a check rule proves a position

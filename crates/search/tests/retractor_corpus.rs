@@ -14,9 +14,9 @@ use retrace_cage::CageStore;
 use retractor::{canon, corpus, of_type, parse, Judge, Problem};
 
 /// Problems decided without the hint cages (the automatic cage attempt on).
-const FLOOR: usize = 156;
+const FLOOR: usize = 157;
 /// Problems decided with the hint cages.
-const FLOOR_WITH_CAGES: usize = 156;
+const FLOOR_WITH_CAGES: usize = 157;
 
 /// The problems of the corpus this build judges: all in release, every twelfth in debug.
 fn judged(problems: &[Problem]) -> impl Iterator<Item = &Problem> {

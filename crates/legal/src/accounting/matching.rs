@@ -1167,7 +1167,7 @@ fn door_of(c: &Crossings) -> Option<(Square, Moves)> {
 
 /// Adds to `land[k - 1]` the squares where a pawn of `color` from file `g` that ended on `end`
 /// (`n` files away) can have entered the `k`-th file between for the last time.
-pub(super) fn add_crossings(
+pub(crate) fn add_crossings(
     color: Color,
     g: usize,
     end: Square,

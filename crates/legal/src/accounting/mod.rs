@@ -43,7 +43,7 @@ use shakmaty::{Bitboard, ByColor, Color, File};
 use self::accounts::{accounts, Account};
 use self::items::{items, sort_for_enumeration, Item, Place};
 pub(crate) use self::late::LateMemo;
-pub(crate) use self::matching::{unmatched_captures, OrdersMemo};
+pub(crate) use self::matching::{add_crossings, unmatched_captures, OrdersMemo};
 use crate::known::Known;
 use crate::promotion::{missing_only, NONE};
 use crate::reasons::Reasons;
