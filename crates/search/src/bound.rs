@@ -823,7 +823,17 @@ pub(crate) struct Bound {
     /// The permanent squares of recent positions, by what they read of a position (which changes
     /// far less often than the position along a search).
     permanent: retrace_legal::FixedCache,
+    /// The pieces' paths ([`pieces_moves`]) by side, the squares of its pieces of each kind and
+    /// the obstacles: along a search most moves leave a side's pieces where they were.
+    pieces: Vec<Option<PiecesSlot>>,
 }
+
+/// Slots of the cache of the pieces' paths (a power of two).
+const PIECES_SLOTS: usize = 1 << 12;
+
+/// A slot of the cache of the pieces' paths: the side, the squares of its knights, bishops, rooks,
+/// queens and king, and the obstacles; and the moves.
+type PiecesSlot = ((Color, [Bitboard; 5], Obstacles), u32);
 
 impl Bound {
     /// The bound, with or without the capture-square term (on in use; off only to measure it).
@@ -840,6 +850,7 @@ impl Bound {
             landings: Vec::new(),
             straight: Vec::new(),
             permanent: retrace_legal::FixedCache::default(),
+            pieces: Vec::new(),
         }
     }
 
@@ -1106,7 +1117,25 @@ impl Bound {
         let board = pos.board();
         let maps = self.maps_for(obstacles, 0);
         let ours = board.by_color(color);
-        let pieces = pieces_moves(&maps.get(color).end, color, board);
+        let units = PIECES.map(|role| ours & board.by_role(role));
+        let key = (color, units, obstacles);
+        let slot = slot_of(
+            units
+                .iter()
+                .fold(obstacles.digest() ^ u64::from(color.is_white()), |h, &b| {
+                    h.rotate_left(13) ^ u64::from(b)
+                }),
+            PIECES_SLOTS,
+        );
+        let cache = slots(&mut self.pieces, PIECES_SLOTS);
+        let pieces = match cache[slot] {
+            Some((k, moves)) if k == key => moves,
+            _ => {
+                let moves = pieces_moves(&maps.get(color).end, color, board);
+                cache[slot] = Some((key, moves));
+                moves
+            }
+        };
         let table = self.pawn_captures(color, ours & board.pawns());
         let captured = if self.capture_squares {
             let missing = (ours.count() < 16, (ours & board.pawns()).count() < 8);
