@@ -1066,18 +1066,12 @@ impl Bound {
             .saturating_sub(needed.get(capturer.other()).total(0));
         let maps = self.maps_for(obstacles, 0);
         let paths = maps.get(capturer);
-        let mut starts = [crate::detours::Start {
-            role: Role::King,
-            any: &paths.any[0],
-            end: &paths.end[0],
-        }; STARTS.len()];
-        for ((slot, &(role, _)), (any, end)) in starts
-            .iter_mut()
-            .zip(STARTS.iter())
-            .zip(paths.any.iter().zip(paths.end.iter()))
-        {
-            *slot = crate::detours::Start { role, any, end };
-        }
+        let starts: [crate::detours::Start<'_>; STARTS.len()] =
+            std::array::from_fn(|i| crate::detours::Start {
+                role: STARTS[i].0,
+                any: &paths.any[i],
+                end: &paths.end[i],
+            });
         let detour =
             crate::detours::capture_detour(capturer, board, obstacles.walls, &starts, spare);
         self.put_back(obstacles, 0, maps);
